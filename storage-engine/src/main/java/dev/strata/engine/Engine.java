@@ -1,0 +1,1112 @@
+package dev.strata.engine;
+
+import dev.strata.engine.cache.TableCache;
+import dev.strata.engine.compaction.Compaction;
+import dev.strata.engine.compaction.CompactionJob;
+import dev.strata.engine.compaction.CompactionPicker;
+import dev.strata.engine.compaction.ObsoleteEntryFilter;
+import dev.strata.engine.compaction.TableOutputs;
+import dev.strata.engine.compress.CompressionPolicy;
+import dev.strata.engine.iterator.InternalIterator;
+import dev.strata.engine.iterator.MergingIterator;
+import dev.strata.engine.memtable.Lookup;
+import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.sst.FilterStats;
+import dev.strata.engine.sst.TableBuilder;
+import dev.strata.engine.util.ByteSink;
+import dev.strata.engine.version.FileMetadata;
+import dev.strata.engine.version.FileNames;
+import dev.strata.engine.version.LevelIterator;
+import dev.strata.engine.version.Version;
+import dev.strata.engine.version.VersionEdit;
+import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.wal.LogWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Strata's storage engine: an LSM tree of a memtable, a write-ahead log and leveled,
+ * per-level compressed tables, in one directory. Keys and values are byte arrays; keys are
+ * ordered as unsigned bytes.
+ *
+ * <p>Thread safety: every method may be called from any number of threads. Writes are
+ * serialized through a queue whose head writes the log for everyone waiting (group commit);
+ * reads never block writes. Flushes and compactions run on background threads.
+ *
+ * <p>Durability: with {@link WalMode#SYNC} a write that returned survives a machine crash;
+ * see {@link WalMode} for the others. A write that threw may or may not be applied.
+ *
+ * <p>Errors: an I/O failure in the background (flush, compaction) is sticky: later writes
+ * fail with it until the engine is reopened, while reads go on. Corruption is reported with
+ * the file and offset; the engine never returns data that failed its checksum.
+ *
+ * <p>Typical use:
+ * <pre>{@code
+ * try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+ *     db.put(key, value);
+ *     byte[] v = db.get(key);
+ *     try (KeyValueIterator it = db.scan(from, to)) { it.forEachRemaining(kv -> ...); }
+ * }
+ * }</pre>
+ */
+public final class Engine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+    /** A commit group stops growing at this many bytes so one slow group does not delay later writers too much. */
+    private static final int MAX_GROUP_BYTES = 1 << 20;
+
+    private final Path dir;
+    private final EngineOptions options;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final VersionSet versions;
+    private final TableCache tableCache;
+    private final FilterStats filterStats;
+    private final CompactionPicker picker;
+    private final SnapshotList snapshots = new SnapshotList();
+    private final Statistics stats = new Statistics();
+    private final ExecutorService flushExecutor;
+    private final ExecutorService compactionExecutor;
+    private final Object obsoleteFileLock = new Object();
+    private volatile CompressionPolicy policy;
+
+    // Everything below is guarded by mutex, except where noted.
+    private final ReentrantLock mutex = new ReentrantLock();
+    /** Signalled whenever background work finishes, a background error is set, or the engine closes. */
+    private final Condition backgroundChanged = mutex.newCondition();
+    private final ArrayDeque<Writer> writers = new ArrayDeque<>();
+    private MemTable mem;
+    private final List<MemTable> imms = new ArrayList<>(); // oldest first
+    /** The memtables a reader sees; replaced (never mutated) under mutex, read without it. */
+    private volatile MemTables memtables;
+    /** The log the write leader appends to; touched only by the leader (or under mutex with no leader). */
+    private LogWriter wal;
+    /** Sequence of the last write handed to the memtable; the leader's counter. */
+    private long lastSequence;
+    /** Sequence of the newest write readers may see. */
+    private volatile long visibleSequence;
+    private final Set<Long> compactingFiles = new HashSet<>();
+    private int runningCompactions;
+    private int manualCompactions;
+    private boolean flushRunning;
+    private volatile EngineException backgroundError;
+    private volatile boolean closing;
+    private boolean closed;
+
+    /** The active and frozen memtables, newest first, as one immutable view. */
+    private record MemTables(MemTable mem, List<MemTable> immsNewestFirst) {}
+
+    /** A write waiting in the queue (or a memtable switch request when batch is null). */
+    private static final class Writer {
+        final WriteBatch batch;
+        final Condition turn;
+        boolean done;
+        EngineException error;
+
+        Writer(WriteBatch batch, Condition turn) {
+            this.batch = batch;
+            this.turn = turn;
+        }
+    }
+
+    private Engine(Path dir, EngineOptions options, FileChannel lockChannel, FileLock lock, VersionSet versions,
+                   TableCache tableCache, FilterStats filterStats) {
+        this.dir = dir;
+        this.options = options;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.versions = versions;
+        this.tableCache = tableCache;
+        this.filterStats = filterStats;
+        this.picker = new CompactionPicker(options);
+        this.policy = options.compressionPolicy();
+        String name = dir.getFileName() == null ? "root" : dir.getFileName().toString();
+        this.flushExecutor = Executors.newSingleThreadExecutor(daemon("strata-flush-" + name));
+        this.compactionExecutor = Executors.newFixedThreadPool(options.compactionThreads(), daemon("strata-compaction-" + name));
+        versions.onVersionReleased(this::scheduleObsoleteFileDeletion);
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /**
+     * Opens the engine in {@code dir}, creating the directory and an empty database if needed,
+     * and recovers from the manifest and write-ahead logs. Orphaned files of an interrupted
+     * flush or compaction are deleted.
+     *
+     * @throws EngineException with {@link EngineException.Code#LOCKED} when another engine has
+     *         the directory open, {@link EngineException.Code#CORRUPTION} when recovery finds
+     *         damage it must not skip, or an I/O code
+     */
+    public static Engine open(Path dir, EngineOptions options) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(options, "options");
+        FileChannel lockChannel = null;
+        FileLock lock = null;
+        VersionSet versions = null;
+        TableCache tableCache = null;
+        try {
+            Files.createDirectories(dir);
+            lockChannel = FileChannel.open(dir.resolve(FileNames.LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                lock = lockChannel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null;
+            }
+            if (lock == null) {
+                throw new EngineException(EngineException.Code.LOCKED, dir + " is in use by another engine");
+            }
+            deleteTempFiles(dir);
+            versions = VersionSet.open(dir, options.numLevels(), options.maxManifestFileSize());
+            FilterStats filterStats = new FilterStats();
+            tableCache = new TableCache(dir, options.maxOpenTables(), filterStats);
+            Engine engine = new Engine(dir, options, lockChannel, lock, versions, tableCache, filterStats);
+            try {
+                engine.recover();
+            } catch (IOException | RuntimeException e) {
+                engine.shutdownExecutors();
+                throw e;
+            }
+            return engine;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(e, versions, tableCache, lockChannel);
+            if (e instanceof EngineException ee) {
+                throw ee;
+            }
+            if (e instanceof IOException io) {
+                throw EngineException.io("opening " + dir, io);
+            }
+            throw (RuntimeException) e;
+        }
+    }
+
+    private static void closeQuietly(Exception cause, AutoCloseable... resources) {
+        for (AutoCloseable r : resources) {
+            if (r != null) {
+                try {
+                    r.close();
+                } catch (Exception e) {
+                    cause.addSuppressed(e);
+                }
+            }
+        }
+    }
+
+    private static void deleteTempFiles(Path dir) throws IOException {
+        try (var names = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) names::iterator) {
+                FileNames.Parsed parsed = FileNames.parse(p.getFileName().toString());
+                if (parsed != null && parsed.kind() == FileNames.Kind.TEMP) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    /** Replays the logs newer than the manifest's log number into a table, then starts a fresh log. */
+    private void recover() throws IOException {
+        WalReplay replay = WalReplay.run(dir, versions.logNumber(), versions.lastSequence());
+        lastSequence = Math.max(versions.lastSequence(), replay.lastSequence());
+        visibleSequence = lastSequence;
+
+        // Without a log the number is never a file's, but moving the log number past every
+        // replayed log still lets them be deleted.
+        long newWal = versions.newFileNumber();
+        if (options.walMode() != WalMode.DISABLED) {
+            wal = LogWriter.create(FileNames.wal(dir, newWal));
+            VersionSet.syncDirectory(dir);
+        }
+        VersionEdit.Builder edit = VersionEdit.builder().logNumber(newWal).lastSequence(lastSequence);
+        MemTable recovered = replay.memTable();
+        if (!recovered.isEmpty()) {
+            Version base = versions.acquireCurrent();
+            try {
+                for (FileMetadata f : writeLevel0(recovered, base, lastSequence)) {
+                    edit.addFile(0, f);
+                }
+            } finally {
+                versions.release(base);
+            }
+        }
+        if (recovered.appliedMarker() != null) {
+            edit.appliedMarker(recovered.appliedMarker());
+        }
+        versions.logAndApply(edit.build());
+        mem = new MemTable(newWal);
+        publishMemTables();
+        deleteObsoleteFiles();
+        LOG.info("opened {}: {} (replayed {} log records, last sequence {})", dir, versions.current(),
+                replay.records(), lastSequence);
+        mutex.lock();
+        try {
+            maybeScheduleCompaction();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /** Sets {@code key} to {@code value}. */
+    public void put(byte[] key, byte[] value) {
+        write(new WriteBatch().put(key, value));
+    }
+
+    /** Removes {@code key}; removing an absent key is not an error. */
+    public void delete(byte[] key) {
+        write(new WriteBatch().delete(key));
+    }
+
+    /**
+     * Applies {@code batch} atomically. With {@link WalMode#SYNC} it is durable when this
+     * returns. May block while the engine stalls writes for flushes or compactions to catch up.
+     *
+     * @throws EngineException on an I/O error, a sticky background error, or a closed engine
+     */
+    public void write(WriteBatch batch) {
+        Objects.requireNonNull(batch, "batch");
+        if (batch.isEmpty()) {
+            return;
+        }
+        Writer w = new Writer(batch, mutex.newCondition());
+        mutex.lock();
+        try {
+            writers.addLast(w);
+            while (!w.done && writers.peekFirst() != w) {
+                w.turn.awaitUninterruptibly();
+            }
+            if (w.done) {
+                if (w.error != null) {
+                    throw w.error;
+                }
+                return;
+            }
+            lead(w);
+        } finally {
+            mutex.unlock();
+        }
+        if (w.error != null) {
+            throw w.error;
+        }
+    }
+
+    /**
+     * Runs one commit group with {@code leader} at the head of the queue: makes room, writes
+     * the log record (one fsync for the group in SYNC mode) and the memtable, then wakes the
+     * group's writers and the next leader. Called with mutex held; releases it during I/O.
+     */
+    private void lead(Writer leader) {
+        List<Writer> group = new ArrayList<>();
+        EngineException error = null;
+        try {
+            makeRoomForWrite(leader.batch == null);
+            if (leader.batch != null) {
+                int bytes = 0;
+                int count = 0;
+                byte[] marker = null;
+                for (Writer w : writers) {
+                    if (w.batch == null || (!group.isEmpty() && bytes + w.batch.approximateSizeInBytes() > MAX_GROUP_BYTES)) {
+                        break;
+                    }
+                    group.add(w);
+                    bytes += w.batch.approximateSizeInBytes();
+                    count += w.batch.count();
+                    if (w.batch.appliedMarker() != null) {
+                        marker = w.batch.appliedMarker();
+                    }
+                }
+                long first = lastSequence + 1;
+                lastSequence += count;
+                MemTable target = mem;
+                LogWriter log = wal;
+                mutex.unlock();
+                try {
+                    error = writeGroup(group, first, count, marker, bytes, target, log);
+                } finally {
+                    mutex.lock();
+                }
+                if (error == null) {
+                    visibleSequence = first + count - 1;
+                } else {
+                    setBackgroundError(error); // the log may hold a partial record: no more writes
+                }
+            } else {
+                group.add(leader);
+            }
+        } catch (EngineException e) {
+            error = e;
+            if (group.isEmpty()) {
+                group.add(leader);
+            }
+        }
+        for (Writer w : group) {
+            Writer head = writers.pollFirst();
+            assert head == w;
+            w.done = true;
+            w.error = error;
+            w.turn.signal();
+        }
+        Writer next = writers.peekFirst();
+        if (next != null) {
+            next.turn.signal();
+        }
+    }
+
+    /** Logs and applies one group; returns the error instead of throwing so the caller can finish the group. */
+    private EngineException writeGroup(List<Writer> group, long first, int count, byte[] marker, int bytes,
+                                       MemTable target, LogWriter log) {
+        ByteSink record = new ByteSink(bytes + 32);
+        WalRecord.encodeHeader(record, first, count, marker);
+        for (Writer w : group) {
+            record.put(w.batch.entries().array(), 0, w.batch.entries().size());
+        }
+        byte[] encoded = record.toByteArray();
+        try {
+            if (log != null) {
+                log.addRecord(encoded);
+                if (options.walMode() == WalMode.SYNC) {
+                    log.sync();
+                    stats.walSyncs.increment();
+                }
+                stats.walBytes.add(encoded.length);
+            }
+        } catch (IOException e) {
+            return EngineException.io("writing log " + log.path(), e);
+        }
+        WalRecord.applyTo(target, encoded, WalRecord.decodeHeader(encoded));
+        for (Writer w : group) {
+            stats.userBytes.add(w.batch.approximateSizeInBytes());
+        }
+        return null;
+    }
+
+    /**
+     * Called by the write leader with mutex held. Delays or stalls the write while L0 or the
+     * compaction debt is over its limits, and freezes the memtable when it is full (or when
+     * {@code force} asks for a flush).
+     */
+    private void makeRoomForWrite(boolean force) {
+        boolean allowDelay = !force;
+        while (true) {
+            checkWritable();
+            Version v = versions.current();
+            int level0 = v.files(0).size();
+            long pending = picker.pendingCompactionBytes(v);
+            if (allowDelay && (level0 >= options.level0SlowdownTrigger() || pending >= options.softPendingCompactionBytes())) {
+                // Delay this write by about 1 ms rather than let L0 hit the stop limit and stall
+                // writers for seconds: it hands the CPU to compaction and spreads the delay out.
+                long start = System.nanoTime();
+                awaitBackground(1);
+                stats.stallSlowdowns.increment();
+                stats.stallMicros.add((System.nanoTime() - start) / 1000);
+                allowDelay = false;
+            } else if (!force && mem.approximateBytes() < options.writeBufferSize()) {
+                return;
+            } else if (force && mem.isEmpty() && mem.appliedMarker() == null) {
+                return; // nothing to flush
+            } else if (imms.size() >= options.maxImmutableMemtables()) {
+                stall("memtables full, waiting for flush");
+            } else if (level0 >= options.level0StopTrigger() || pending >= options.hardPendingCompactionBytes()) {
+                stall("L0 has " + level0 + " files / " + pending + " bytes pending compaction, waiting for compaction");
+            } else {
+                switchMemTable();
+                return;
+            }
+        }
+    }
+
+    private void stall(String why) {
+        long start = System.nanoTime();
+        stats.stallStops.increment();
+        stats.writesStopped = true;
+        LOG.debug("write stall: {}", why);
+        awaitBackground(0);
+        stats.writesStopped = false;
+        stats.stallMicros.add((System.nanoTime() - start) / 1000);
+    }
+
+    /** Waits on background progress, at most {@code millis} ms (0 = until signalled). Mutex held. */
+    private void awaitBackground(long millis) {
+        try {
+            if (millis > 0) {
+                backgroundChanged.await(millis, TimeUnit.MILLISECONDS);
+            } else {
+                backgroundChanged.await();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EngineException(EngineException.Code.IO_ERROR, "interrupted while waiting for background work");
+        }
+    }
+
+    private void checkWritable() {
+        if (closing) {
+            throw new EngineException(EngineException.Code.CLOSED, "engine at " + dir + " is closed");
+        }
+        EngineException bg = backgroundError;
+        if (bg != null) {
+            throw new EngineException(bg.code(), "writes stopped after a background error: " + bg.getMessage(), bg);
+        }
+    }
+
+    /** Freezes the memtable and starts a new one with a new log. Mutex held, no write in flight. */
+    private void switchMemTable() {
+        long newWalNumber = mem.walNumber(); // without a log the number stays
+        LogWriter newWal = null;
+        if (options.walMode() != WalMode.DISABLED) {
+            newWalNumber = versions.newFileNumber();
+            try {
+                newWal = LogWriter.create(FileNames.wal(dir, newWalNumber));
+                if (options.walMode() == WalMode.SYNC) {
+                    VersionSet.syncDirectory(dir); // the new log's name must survive a crash too
+                }
+                wal.close();
+            } catch (IOException e) {
+                EngineException error = EngineException.io("starting log " + newWalNumber, e);
+                setBackgroundError(error);
+                throw error;
+            }
+        }
+        wal = newWal;
+        imms.add(mem);
+        mem = new MemTable(newWalNumber);
+        publishMemTables();
+        scheduleFlush();
+    }
+
+    private void publishMemTables() {
+        List<MemTable> newestFirst = new ArrayList<>(imms);
+        java.util.Collections.reverse(newestFirst);
+        memtables = new MemTables(mem, List.copyOf(newestFirst));
+    }
+
+    private void setBackgroundError(EngineException e) {
+        mutex.lock();
+        try {
+            if (backgroundError == null) {
+                backgroundError = e;
+                LOG.error("background error in {}; writes are stopped until the engine is reopened", dir, e);
+            }
+            backgroundChanged.signalAll();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- background work
+
+    private void scheduleFlush() {
+        if (flushRunning || imms.isEmpty() || closed) {
+            return;
+        }
+        flushRunning = true;
+        flushExecutor.execute(this::flushImmutables);
+    }
+
+    /** Flushes frozen memtables, oldest first, until none is left. */
+    private void flushImmutables() {
+        while (true) {
+            MemTable imm;
+            MemTable next;
+            long smallestSnapshot;
+            mutex.lock();
+            try {
+                if (imms.isEmpty() || backgroundError != null) {
+                    flushRunning = false;
+                    backgroundChanged.signalAll();
+                    return;
+                }
+                imm = imms.get(0);
+                next = imms.size() > 1 ? imms.get(1) : mem;
+                smallestSnapshot = snapshots.oldest(visibleSequence);
+            } finally {
+                mutex.unlock();
+            }
+            try {
+                flushOne(imm, next.walNumber(), smallestSnapshot);
+            } catch (IOException e) {
+                setBackgroundError(EngineException.io("flushing memtable", e));
+            } catch (EngineException e) {
+                setBackgroundError(e);
+            } catch (RuntimeException e) {
+                setBackgroundError(new EngineException(EngineException.Code.IO_ERROR, "flush failed: " + e, e));
+            }
+        }
+    }
+
+    private void flushOne(MemTable imm, long nextWalNumber, long smallestSnapshot) throws IOException {
+        Version base = versions.acquireCurrent();
+        List<FileMetadata> files;
+        try {
+            files = writeLevel0(imm, base, smallestSnapshot);
+        } finally {
+            versions.release(base);
+        }
+        VersionEdit.Builder edit = VersionEdit.builder().logNumber(nextWalNumber)
+                .lastSequence(Math.max(imm.largestSequence(), versions.lastSequence()));
+        if (imm.appliedMarker() != null) {
+            edit.appliedMarker(imm.appliedMarker());
+        }
+        files.forEach(f -> edit.addFile(0, f));
+        versions.logAndApply(edit.build());
+        long bytes = files.stream().mapToLong(FileMetadata::fileSize).sum();
+        stats.flushBytes.add(bytes);
+        stats.flushes.increment();
+        LOG.debug("flushed memtable of {} entries to {}", imm.size(), files);
+        mutex.lock();
+        try {
+            imms.remove(imm);
+            publishMemTables();
+            backgroundChanged.signalAll();
+            maybeScheduleCompaction();
+        } finally {
+            mutex.unlock();
+        }
+        deleteObsoleteFiles();
+    }
+
+    /** Writes a memtable as L0 table(s), dropping what no reader can see; returns them (none if all dropped). */
+    private List<FileMetadata> writeLevel0(MemTable m, Version base, long smallestSnapshot) throws IOException {
+        CompressionPolicy p = policy;
+        TableBuilder.Options tableOptions = new TableBuilder.Options(options.blockSize(), options.blockRestartInterval(),
+                options.bloomBitsPerKey(), p.codecFor(0, base.deepestNonEmptyLevel() <= 0), p.zstdLevel());
+        TableOutputs outputs = new TableOutputs(dir, versions, tableOptions, Long.MAX_VALUE, List.of(), Long.MAX_VALUE);
+        ObsoleteEntryFilter filter = new ObsoleteEntryFilter(smallestSnapshot, CompactionJob.baseLevelCheck(base, -1));
+        try (InternalIterator it = m.iterator()) {
+            for (it.seekToFirst(); it.valid(); it.next()) {
+                if (filter.keep(it.key())) {
+                    outputs.add(it.key(), it.value());
+                }
+            }
+            return outputs.finish();
+        } catch (IOException | RuntimeException e) {
+            try {
+                outputs.abandon();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** Starts compactions while threads are free and some level needs one. Mutex held. */
+    private void maybeScheduleCompaction() {
+        if (closing || backgroundError != null || manualCompactions > 0) {
+            return;
+        }
+        while (runningCompactions < options.compactionThreads()) {
+            Version base = versions.acquireCurrent();
+            Compaction c = picker.pick(base, compactingFiles, policy);
+            if (c == null) {
+                versions.release(base);
+                return;
+            }
+            markBusy(c);
+            try {
+                compactionExecutor.execute(() -> runCompaction(c, base));
+            } catch (RejectedExecutionException e) {
+                unmarkBusy(c);
+                versions.release(base);
+                return;
+            }
+        }
+    }
+
+    private void markBusy(Compaction c) {
+        runningCompactions++;
+        c.allInputs().forEach(f -> compactingFiles.add(f.number()));
+    }
+
+    private void unmarkBusy(Compaction c) {
+        runningCompactions--;
+        c.allInputs().forEach(f -> compactingFiles.remove(f.number()));
+    }
+
+    private void runCompaction(Compaction c, Version base) {
+        try {
+            executeCompaction(c, base);
+        } catch (EngineException e) {
+            if (closing && e.code() == EngineException.Code.CLOSED) {
+                LOG.debug("{} abandoned: closing", c);
+            } else {
+                setBackgroundError(e);
+            }
+        } catch (IOException e) {
+            setBackgroundError(EngineException.io("compaction " + c, e));
+        } catch (RuntimeException e) {
+            setBackgroundError(new EngineException(EngineException.Code.IO_ERROR, "compaction " + c + " failed: " + e, e));
+        } finally {
+            versions.release(base);
+            mutex.lock();
+            try {
+                unmarkBusy(c);
+                backgroundChanged.signalAll();
+                maybeScheduleCompaction();
+            } finally {
+                mutex.unlock();
+            }
+            deleteObsoleteFiles();
+        }
+    }
+
+    private void executeCompaction(Compaction c, Version base) throws IOException {
+        long smallestSnapshot;
+        mutex.lock();
+        try {
+            smallestSnapshot = snapshots.oldest(visibleSequence);
+        } finally {
+            mutex.unlock();
+        }
+        CompactionJob.Result r = new CompactionJob(dir, versions, tableCache, options)
+                .run(c, base, smallestSnapshot, policy, () -> closing);
+        versions.logAndApply(r.edit());
+        stats.compactions.increment();
+        stats.compactionBytesRead.add(r.bytesRead());
+        stats.compactionBytesWritten.add(r.bytesWritten());
+        LOG.debug("{} done: {} outputs, {} bytes, {} entries dropped", c, r.outputs().size(), r.bytesWritten(),
+                r.droppedEntries());
+    }
+
+    private void scheduleObsoleteFileDeletion() {
+        try {
+            flushExecutor.execute(this::deleteObsoleteFiles);
+        } catch (RejectedExecutionException e) {
+            // closing: close() runs a final deletion pass itself
+        }
+    }
+
+    /**
+     * Deletes tables no live version lists, logs older than the manifest's log number and old
+     * manifests. The directory is listed before the live set is computed: a file created after
+     * the listing is not seen, and one created before it is already pending or live.
+     */
+    private void deleteObsoleteFiles() {
+        synchronized (obsoleteFileLock) {
+            List<Path> names;
+            try (var s = Files.list(dir)) {
+                names = s.toList();
+            } catch (IOException e) {
+                LOG.warn("cannot list {} to delete obsolete files: {}", dir, e.toString());
+                return;
+            }
+            Set<Long> live = versions.liveTableNumbers();
+            long logNumber = versions.logNumber();
+            long manifest = versions.manifestNumber();
+            for (Path p : names) {
+                FileNames.Parsed f = FileNames.parse(p.getFileName().toString());
+                if (f == null) {
+                    continue;
+                }
+                boolean obsolete = switch (f.kind()) {
+                    case TABLE -> !live.contains(f.number());
+                    case WAL -> f.number() < logNumber;
+                    case MANIFEST -> f.number() < manifest;
+                    default -> false;
+                };
+                if (obsolete) {
+                    if (f.kind() == FileNames.Kind.TABLE) {
+                        tableCache.evict(f.number());
+                    }
+                    try {
+                        Files.deleteIfExists(p);
+                    } catch (IOException e) {
+                        LOG.warn("cannot delete obsolete {}: {}", p, e.toString());
+                    }
+                }
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /** The value of {@code key}, or null when absent. */
+    public byte[] get(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        return getAt(key, visibleSequence);
+    }
+
+    private byte[] getAt(byte[] key, long sequence) {
+        MemTables view = memtables;
+        Lookup r = view.mem().get(key, sequence);
+        for (int i = 0; !r.isDecided() && i < view.immsNewestFirst().size(); i++) {
+            r = view.immsNewestFirst().get(i).get(key, sequence);
+        }
+        if (!r.isDecided()) {
+            // The version is taken after the memtables: a memtable leaves the view only after
+            // its table is in the current version, so nothing can fall between the two.
+            Version v = versions.acquireCurrent();
+            try {
+                r = v.get(key, sequence, tableCache);
+            } finally {
+                versions.release(v);
+            }
+        }
+        return r.state() == Lookup.State.FOUND ? r.value().clone() : null;
+    }
+
+    /**
+     * Iterates the keys in {@code [fromInclusive, toExclusive)} (null bounds are open) in
+     * unsigned-byte order, as of now. Close the iterator: it pins files until then.
+     */
+    public KeyValueIterator scan(byte[] fromInclusive, byte[] toExclusive) {
+        checkOpen();
+        return scanAt(fromInclusive, toExclusive, visibleSequence);
+    }
+
+    private KeyValueIterator scanAt(byte[] from, byte[] to, long sequence) {
+        MemTables view = memtables;
+        Version v = versions.acquireCurrent();
+        try {
+            List<InternalIterator> children = new ArrayList<>();
+            children.add(view.mem().iterator());
+            view.immsNewestFirst().forEach(m -> children.add(m.iterator()));
+            for (FileMetadata f : v.files(0)) {
+                if (f.overlaps(from, to)) {
+                    children.add(tableCache.iterator(f));
+                }
+            }
+            for (int level = 1; level < v.numLevels(); level++) {
+                List<FileMetadata> files = v.overlapping(level, from, to);
+                if (!files.isEmpty()) {
+                    children.add(new LevelIterator(files, tableCache));
+                }
+            }
+            return new DbIterator(new MergingIterator(children), sequence, from, to, () -> versions.release(v));
+        } catch (RuntimeException e) {
+            versions.release(v);
+            throw e;
+        }
+    }
+
+    /** A consistent read view as of now; close it so compaction may drop what only it could see. */
+    public Snapshot snapshot() {
+        checkOpen();
+        mutex.lock();
+        try {
+            long seq = visibleSequence;
+            snapshots.add(seq);
+            return new EngineSnapshot(seq);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    private final class EngineSnapshot implements Snapshot {
+        private final long sequence;
+        private boolean released;
+
+        EngineSnapshot(long sequence) {
+            this.sequence = sequence;
+        }
+
+        @Override
+        public long sequence() {
+            return sequence;
+        }
+
+        @Override
+        public byte[] get(byte[] key) {
+            Objects.requireNonNull(key, "key");
+            checkLive();
+            return getAt(key, sequence);
+        }
+
+        @Override
+        public KeyValueIterator scan(byte[] fromInclusive, byte[] toExclusive) {
+            checkLive();
+            return scanAt(fromInclusive, toExclusive, sequence);
+        }
+
+        private synchronized void checkLive() {
+            if (released) {
+                throw new EngineException(EngineException.Code.INVALID_ARGUMENT, "snapshot " + sequence + " is closed");
+            }
+            checkOpen();
+        }
+
+        @Override
+        public synchronized void close() {
+            if (!released) {
+                released = true;
+                snapshots.remove(sequence);
+            }
+        }
+    }
+
+    private void checkOpen() {
+        if (closing) {
+            throw new EngineException(EngineException.Code.CLOSED, "engine at " + dir + " is closed");
+        }
+    }
+
+    // ---------------------------------------------------------------- maintenance
+
+    /**
+     * Writes the memtable (if it holds anything) to a table and waits until every frozen
+     * memtable is flushed, so everything written before this call is in table files and the
+     * newest applied marker is durable.
+     */
+    public void flush() {
+        checkOpen();
+        Writer w = new Writer(null, mutex.newCondition());
+        mutex.lock();
+        try {
+            writers.addLast(w);
+            while (!w.done && writers.peekFirst() != w) {
+                w.turn.awaitUninterruptibly();
+            }
+            lead(w);
+            if (w.error != null) {
+                throw w.error;
+            }
+            while (!imms.isEmpty()) {
+                checkWritable();
+                awaitBackground(0);
+            }
+            checkWritable();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Compacts every file overlapping the user keys {@code [from, to]} (null = open) down to the
+     * deepest level that holds data, after flushing the memtable; waits until done. Afterwards
+     * that range holds one version per key and no tombstones that hide nothing.
+     */
+    public void compactRange(byte[] from, byte[] to) {
+        flush();
+        mutex.lock();
+        try {
+            manualCompactions++;
+            try {
+                while (runningCompactions > 0) {
+                    checkWritable();
+                    awaitBackground(0);
+                }
+                int target = Math.max(1, versions.current().deepestNonEmptyLevel());
+                for (int level = 0; level < target; level++) {
+                    checkWritable();
+                    Version base = versions.acquireCurrent();
+                    Compaction c = picker.pickManual(base, level, from, to, compactingFiles, policy);
+                    if (c == null) {
+                        versions.release(base);
+                        continue;
+                    }
+                    markBusy(c);
+                    mutex.unlock();
+                    try {
+                        executeCompaction(c, base);
+                    } catch (IOException e) {
+                        throw EngineException.io("manual compaction " + c, e);
+                    } finally {
+                        versions.release(base);
+                        mutex.lock();
+                        unmarkBusy(c);
+                    }
+                }
+            } finally {
+                manualCompactions--;
+                backgroundChanged.signalAll();
+                maybeScheduleCompaction();
+            }
+        } finally {
+            mutex.unlock();
+        }
+        deleteObsoleteFiles();
+    }
+
+    /** New tables use {@code newPolicy} from now on; existing tables stay readable as written. */
+    public void setCompressionPolicy(CompressionPolicy newPolicy) {
+        this.policy = Objects.requireNonNull(newPolicy, "policy");
+    }
+
+    public CompressionPolicy compressionPolicy() {
+        return policy;
+    }
+
+    /**
+     * The newest applied marker that is durable in flushed files (see
+     * {@link WriteBatch#setAppliedMarker}), or null when none was ever flushed.
+     */
+    public byte[] appliedMarker() {
+        byte[] m = versions.appliedMarker();
+        return m == null ? null : m.clone();
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public EngineOptions options() {
+        return options;
+    }
+
+    /** Counters and sizes; cheap enough to call every few seconds (it lists the directory). */
+    public EngineStats stats() {
+        checkOpen();
+        Version v = versions.acquireCurrent();
+        try {
+            List<EngineStats.LevelStats> levels = new ArrayList<>();
+            for (int l = 0; l < v.numLevels(); l++) {
+                long raw = 0;
+                for (FileMetadata f : v.files(l)) {
+                    raw += f.rawDataBytes();
+                }
+                levels.add(new EngineStats.LevelStats(l, v.files(l).size(), v.levelBytes(l), raw));
+            }
+            MemTables view = memtables;
+            long memBytes = view.mem().approximateBytes();
+            for (MemTable m : view.immsNewestFirst()) {
+                memBytes += m.approximateBytes();
+            }
+            return new EngineStats(stats.userBytes.sum(), stats.walBytes.sum(), stats.walSyncs.sum(), stats.flushBytes.sum(),
+                    stats.compactionBytesRead.sum(), stats.compactionBytesWritten.sum(), estimateLiveBytes(v),
+                    directoryBytes(), levels, stats.flushes.sum(), stats.compactions.sum(), stats.stallSlowdowns.sum(),
+                    stats.stallStops.sum(), stats.stallMicros.sum(), stats.writesStopped, filterStats.useful(),
+                    filterStats.falsePositives(), memBytes, view.immsNewestFirst().size(),
+                    picker.pendingCompactionBytes(v), visibleSequence);
+        } finally {
+            versions.release(v);
+        }
+    }
+
+    /**
+     * RocksDB's estimate of the fully compacted size: tables from the deepest level up, each
+     * counted unless a table counted before already covers its whole key range.
+     */
+    private static long estimateLiveBytes(Version v) {
+        TreeMap<byte[], byte[]> counted = new TreeMap<>(java.util.Arrays::compareUnsigned);
+        long live = 0;
+        for (int l = v.numLevels() - 1; l >= 0; l--) {
+            List<FileMetadata> added = new ArrayList<>();
+            for (FileMetadata f : v.files(l)) {
+                var floor = counted.floorEntry(f.smallestUserKey());
+                boolean covered = floor != null && java.util.Arrays.compareUnsigned(floor.getValue(), f.largestUserKey()) >= 0;
+                if (!covered) {
+                    live += f.fileSize();
+                    added.add(f);
+                }
+            }
+            for (FileMetadata f : added) {
+                counted.merge(f.smallestUserKey(), f.largestUserKey(),
+                        (a, b) -> java.util.Arrays.compareUnsigned(a, b) >= 0 ? a : b);
+            }
+        }
+        return live;
+    }
+
+    private long directoryBytes() {
+        long total = 0;
+        try (var s = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                try {
+                    total += Files.size(p);
+                } catch (IOException e) {
+                    // deleted between listing and stat: it no longer takes space
+                }
+            }
+        } catch (IOException e) {
+            throw EngineException.io("listing " + dir, e);
+        }
+        return total;
+    }
+
+    // ---------------------------------------------------------------- close
+
+    /**
+     * Closes the engine: waits for writes in progress, flushes the memtable when the log is
+     * disabled (otherwise the log holds it), syncs the log, stops background work (a running
+     * compaction is abandoned; its inputs stay valid) and releases the directory. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (options.walMode() == WalMode.DISABLED && !closing && backgroundError == null) {
+            flush();
+        }
+        mutex.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closing = true;
+            backgroundChanged.signalAll();
+            while (!writers.isEmpty()) {
+                Writer head = writers.peekFirst();
+                head.turn.signal();
+                awaitBackground(1);
+            }
+            while (flushRunning || runningCompactions > 0) {
+                awaitBackground(10);
+            }
+            closed = true;
+        } finally {
+            mutex.unlock();
+        }
+        shutdownExecutors();
+        Exception failure = null;
+        try {
+            if (wal != null) {
+                wal.sync();
+                wal.close();
+            }
+        } catch (IOException e) {
+            failure = e;
+        }
+        deleteObsoleteFiles();
+        for (AutoCloseable r : new AutoCloseable[] {versions, tableCache, lock, lockChannel}) {
+            try {
+                r.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure instanceof IOException io ? EngineException.io("closing " + dir, io)
+                    : new EngineException(EngineException.Code.IO_ERROR, "closing " + dir + ": " + failure, failure);
+        }
+    }
+
+    private void shutdownExecutors() {
+        flushExecutor.shutdown();
+        compactionExecutor.shutdown();
+        try {
+            flushExecutor.awaitTermination(1, TimeUnit.MINUTES);
+            compactionExecutor.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.strata.engine;
+
+import java.util.List;
+
+/**
+ * A point-in-time view of what the engine has done and holds. Byte counts are cumulative
+ * since {@link Engine#open} unless they describe current contents.
+ *
+ * @param userBytesWritten        key and value bytes of accepted puts and deletes
+ * @param walBytesWritten         bytes appended to write-ahead logs
+ * @param walSyncs                log fsyncs; fewer than writes when group commit shares them
+ * @param flushBytesWritten       table bytes written by memtable flushes
+ * @param compactionBytesRead     table bytes read by compactions
+ * @param compactionBytesWritten  table bytes written by compactions
+ * @param liveBytes               estimated size of the data after a full compaction, from real
+ *                                table sizes: tables counted from the bottom level up, skipping
+ *                                tables whose key range a deeper counted table already covers
+ *                                (RocksDB's estimate-live-data-size)
+ * @param totalBytes              real size of every file in the data directory
+ * @param levels                  per level: files and stored vs raw (uncompressed) bytes
+ * @param flushes                 memtable flushes completed
+ * @param compactions             compactions completed (trivial moves included)
+ * @param stallSlowdowns          writes delayed by 1 ms because L0 or compaction debt passed its slowdown limit
+ * @param stallStops              times writers waited for a flush or compaction to make room
+ * @param stallMicros             total time writers spent delayed or stopped
+ * @param writesStopped           true while writes are stopped right now
+ * @param bloomUseful             table lookups a bloom filter answered "absent" without reading a block
+ * @param bloomFalsePositives     table lookups a bloom filter passed that found no entry
+ * @param memtableBytes           approximate bytes in the active and frozen memtables
+ * @param immutableMemtables      frozen memtables waiting for flush
+ * @param pendingCompactionBytes  estimated bytes compactions must rewrite to bring every level under target
+ * @param lastSequence            sequence number of the newest visible write
+ */
+public record EngineStats(
+        long userBytesWritten,
+        long walBytesWritten,
+        long walSyncs,
+        long flushBytesWritten,
+        long compactionBytesRead,
+        long compactionBytesWritten,
+        long liveBytes,
+        long totalBytes,
+        List<LevelStats> levels,
+        long flushes,
+        long compactions,
+        long stallSlowdowns,
+        long stallStops,
+        long stallMicros,
+        boolean writesStopped,
+        long bloomUseful,
+        long bloomFalsePositives,
+        long memtableBytes,
+        int immutableMemtables,
+        long pendingCompactionBytes,
+        long lastSequence) {
+
+    public EngineStats {
+        levels = List.copyOf(levels);
+    }
+
+    /** Bytes written to disk for every user byte: (WAL + flush + compaction) / user; 0 before any write. */
+    public double writeAmplification() {
+        long disk = walBytesWritten + flushBytesWritten + compactionBytesWritten;
+        return userBytesWritten == 0 ? 0 : (double) disk / userBytesWritten;
+    }
+
+    /** Bytes on disk for every live byte: total / live; 0 when nothing is live. */
+    public double spaceAmplification() {
+        return liveBytes == 0 ? 0 : (double) totalBytes / liveBytes;
+    }
+
+    /** Files, stored bytes and raw (uncompressed) bytes of one level. */
+    public record LevelStats(int level, int files, long storedBytes, long rawBytes) {
+        /** raw / stored; 1 for an empty or uncompressed level. */
+        public double compressionRatio() {
+            return storedBytes == 0 ? 1 : (double) rawBytes / storedBytes;
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.strata.engine.compress;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Chooses the codec for the blocks of a new table from the level it is written to.
+ *
+ * <p>The default chooses by a level's <em>role</em>, not its number: flush output and L0 get
+ * {@link Codec#NONE} (short-lived data; compressing it is wasted CPU), levels between get
+ * {@link Codec#LZ4}, and the bottommost level that holds data gets {@link Codec#ZSTD}, where
+ * most of the data lives longest. For a small database the bottommost level may be L1; it is
+ * still ZSTD, so a small database compresses as well as a large one. A fixed per-number list
+ * ({@link #perLevel}) is available for comparison and for users who want it.
+ *
+ * <p>Whatever the codec, a block that does not shrink by at least one eighth is stored raw.
+ * Immutable and thread-safe; {@code Engine.setCompressionPolicy} swaps it on a live engine
+ * (new tables use the new codecs, old tables stay readable).
+ */
+public final class CompressionPolicy {
+    /** zstd's own default level: a good ratio at LZ4-like decompression speed. */
+    public static final int DEFAULT_ZSTD_LEVEL = 3;
+
+    private final Codec level0;
+    private final Codec middle;
+    private final Codec bottommost;
+    private final List<Codec> perLevel; // non-null: a fixed list by level number
+    private final int zstdLevel;
+
+    private CompressionPolicy(Codec level0, Codec middle, Codec bottommost, List<Codec> perLevel, int zstdLevel) {
+        if (zstdLevel < -7 || zstdLevel > 22) {
+            throw new IllegalArgumentException("zstd level must be in [-7, 22], was " + zstdLevel);
+        }
+        this.level0 = level0;
+        this.middle = middle;
+        this.bottommost = bottommost;
+        this.perLevel = perLevel;
+        this.zstdLevel = zstdLevel;
+    }
+
+    /** The role-based default: L0 NONE, middle levels LZ4, bottommost level ZSTD level 3. */
+    public static CompressionPolicy defaults() {
+        return byRole(Codec.NONE, Codec.LZ4, Codec.ZSTD);
+    }
+
+    /** Codecs by role: L0 (flush output), levels between, and the bottommost level holding data. */
+    public static CompressionPolicy byRole(Codec level0, Codec middle, Codec bottommost) {
+        return new CompressionPolicy(Objects.requireNonNull(level0, "level0"), Objects.requireNonNull(middle, "middle"),
+                Objects.requireNonNull(bottommost, "bottommost"), null, DEFAULT_ZSTD_LEVEL);
+    }
+
+    /** One codec everywhere, L0 included. */
+    public static CompressionPolicy uniform(Codec codec) {
+        return perLevel(codec);
+    }
+
+    /**
+     * A fixed codec per level number, L0 first; levels past the end of the list use its last
+     * entry (so {@code perLevel(NONE, NONE, LZ4, LZ4, ZSTD)} is RocksDB-style).
+     */
+    public static CompressionPolicy perLevel(Codec... codecs) {
+        if (codecs.length == 0) {
+            throw new IllegalArgumentException("perLevel needs at least one codec");
+        }
+        for (Codec c : codecs) {
+            Objects.requireNonNull(c, "codec");
+        }
+        return new CompressionPolicy(null, null, null, List.copyOf(Arrays.asList(codecs)), DEFAULT_ZSTD_LEVEL);
+    }
+
+    /** The same policy with another zstd level (-7 to 22; higher is smaller and slower). */
+    public CompressionPolicy withZstdLevel(int level) {
+        return new CompressionPolicy(level0, middle, bottommost, perLevel, level);
+    }
+
+    public int zstdLevel() {
+        return zstdLevel;
+    }
+
+    /**
+     * The codec for a table written to {@code level}.
+     *
+     * @param bottommost true when no level below {@code level} holds data, so the table will
+     *                   hold the database's oldest, longest-lived data
+     */
+    public Codec codecFor(int level, boolean bottommost) {
+        if (level < 0) {
+            throw new IllegalArgumentException("level " + level);
+        }
+        if (perLevel != null) {
+            return perLevel.get(Math.min(level, perLevel.size() - 1));
+        }
+        if (level == 0) {
+            return level0;
+        }
+        return bottommost ? this.bottommost : middle;
+    }
+
+    /** The codec a value written once and kept long (a value-log record) gets. */
+    public Codec longLivedCodec() {
+        return perLevel != null ? perLevel.get(perLevel.size() - 1) : bottommost;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CompressionPolicy p && level0 == p.level0 && middle == p.middle
+                && bottommost == p.bottommost && Objects.equals(perLevel, p.perLevel) && zstdLevel == p.zstdLevel;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(level0, middle, bottommost, perLevel, zstdLevel);
+    }
+
+    @Override
+    public String toString() {
+        String codecs = perLevel != null ? "perLevel" + perLevel
+                : "byRole[L0=" + level0 + ", middle=" + middle + ", bottommost=" + bottommost + "]";
+        return codecs + (usesZstd() ? " zstdLevel=" + zstdLevel : "");
+    }
+
+    private boolean usesZstd() {
+        return perLevel != null ? perLevel.contains(Codec.ZSTD)
+                : level0 == Codec.ZSTD || middle == Codec.ZSTD || bottommost == Codec.ZSTD;
+    }
+}

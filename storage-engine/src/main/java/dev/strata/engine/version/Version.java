@@ -1,0 +1,150 @@
+package dev.strata.engine.version;
+
+import dev.strata.engine.cache.TableCache;
+import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.memtable.Lookup;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * An immutable set of table files per level: the on-disk part of one consistent view of the
+ * tree. L0 files may overlap and are ordered newest first (by largest sequence); files of L1
+ * and deeper do not overlap and are ordered by key.
+ *
+ * <p>A version is reference counted: the version set holds one reference while it is current,
+ * and every read or compaction that uses it holds one more. Files of a version whose count
+ * reaches zero may be deleted if no other live version lists them.
+ */
+public final class Version {
+    /** L0 order: newest data first. */
+    static final Comparator<FileMetadata> NEWEST_FIRST =
+            Comparator.comparingLong(FileMetadata::largestSequence).reversed()
+                    .thenComparing(Comparator.comparingLong(FileMetadata::number).reversed());
+    /** L1+ order: by smallest key. */
+    static final Comparator<FileMetadata> BY_SMALLEST_KEY =
+            (a, b) -> InternalKey.COMPARATOR.compare(a.smallest(), b.smallest());
+
+    private final List<List<FileMetadata>> levels;
+    private final AtomicInteger refs = new AtomicInteger(1);
+    private final Consumer<Version> onRelease;
+
+    /** @param levels files per level, already ordered as the class comment says */
+    Version(List<List<FileMetadata>> levels, Consumer<Version> onRelease) {
+        List<List<FileMetadata>> copy = new ArrayList<>(levels.size());
+        for (List<FileMetadata> l : levels) {
+            copy.add(List.copyOf(l));
+        }
+        this.levels = List.copyOf(copy);
+        this.onRelease = onRelease;
+    }
+
+    public int numLevels() {
+        return levels.size();
+    }
+
+    public List<FileMetadata> files(int level) {
+        return levels.get(level);
+    }
+
+    public long levelBytes(int level) {
+        long sum = 0;
+        for (FileMetadata f : levels.get(level)) {
+            sum += f.fileSize();
+        }
+        return sum;
+    }
+
+    /** The deepest level holding a file, or -1 for an empty tree. */
+    public int deepestNonEmptyLevel() {
+        for (int l = levels.size() - 1; l >= 0; l--) {
+            if (!levels.get(l).isEmpty()) {
+                return l;
+            }
+        }
+        return -1;
+    }
+
+    /** Takes a reference unless the version was already released; see the class comment. */
+    public boolean tryRef() {
+        while (true) {
+            int r = refs.get();
+            if (r <= 0) {
+                return false;
+            }
+            if (refs.compareAndSet(r, r + 1)) {
+                return true;
+            }
+        }
+    }
+
+    public void unref() {
+        int r = refs.decrementAndGet();
+        if (r == 0) {
+            onRelease.accept(this);
+        } else if (r < 0) {
+            throw new IllegalStateException("version released twice");
+        }
+    }
+
+    /**
+     * The newest version of {@code userKey} visible at {@code sequence}: L0 files newest first,
+     * then at most one file per deeper level. A newer entry is always in a shallower level
+     * (or a newer L0 file), so the first layer that has the key decides.
+     */
+    public Lookup get(byte[] userKey, long sequence, TableCache tableCache) {
+        for (FileMetadata f : levels.get(0)) {
+            if (f.overlaps(userKey, userKey)) {
+                Lookup r = tableCache.get(f, userKey, sequence);
+                if (r.isDecided()) {
+                    return r;
+                }
+            }
+        }
+        byte[] target = InternalKey.encodeLookupKey(userKey, sequence);
+        for (int level = 1; level < levels.size(); level++) {
+            List<FileMetadata> files = levels.get(level);
+            int i = LevelIterator.findFile(files, target);
+            if (i < files.size() && InternalKey.compareUserKey(files.get(i).smallest(), userKey) <= 0) {
+                Lookup r = tableCache.get(files.get(i), userKey, sequence);
+                if (r.isDecided()) {
+                    return r;
+                }
+            }
+        }
+        return Lookup.NOT_FOUND;
+    }
+
+    /** True when a file of {@code level} (1 or deeper, where files are sorted and disjoint) covers {@code userKey}. */
+    public boolean levelCovers(int level, byte[] userKey) {
+        List<FileMetadata> files = levels.get(level);
+        int i = LevelIterator.findFile(files, InternalKey.encodeLookupKey(userKey, InternalKey.MAX_SEQUENCE));
+        return i < files.size() && InternalKey.compareUserKey(files.get(i).smallest(), userKey) <= 0;
+    }
+
+    /** Files of {@code level} whose user-key range intersects {@code [from, to]}; null bounds are open. */
+    public List<FileMetadata> overlapping(int level, byte[] fromUserKey, byte[] toUserKey) {
+        List<FileMetadata> out = new ArrayList<>();
+        for (FileMetadata f : levels.get(level)) {
+            if (f.overlaps(fromUserKey, toUserKey)) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder("Version[");
+        for (int l = 0; l < levels.size(); l++) {
+            if (!levels.get(l).isEmpty()) {
+                s.append(" L").append(l).append('=').append(levels.get(l).size()).append(" files/")
+                        .append(levelBytes(l)).append('B');
+            }
+        }
+        return s.append(" ]").toString();
+    }
+}

@@ -1,0 +1,463 @@
+package dev.strata.engine.version;
+
+import dev.strata.engine.CorruptionException;
+import dev.strata.engine.EngineException;
+import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.util.ByteReader;
+import dev.strata.engine.wal.LogReader;
+import dev.strata.engine.wal.LogWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The coordinator of the on-disk tree (LevelDB's {@code version_set}): the current
+ * {@link Version}, the manifest that logs every change to it, the file number counter, the
+ * durable sequence and applied marker, and the set of versions still in use.
+ *
+ * <p>Commit protocol: {@link #logAndApply} appends the edit to the manifest and fsyncs it
+ * before installing the new version, so a crash leaves either the old or the new state. A new
+ * manifest (at open, and when the current one outgrows its limit) is written whole, fsynced,
+ * and published by writing {@code CURRENT} to a temporary file, fsyncing it, renaming it over
+ * {@code CURRENT} and fsyncing the directory.
+ *
+ * <p>Thread-safe: {@link #logAndApply} is serialized; {@link #current} may be read anytime.
+ */
+public final class VersionSet implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(VersionSet.class);
+
+    private final Path dir;
+    private final int numLevels;
+    private final long maxManifestSize;
+    private final Set<Version> live = ConcurrentHashMap.newKeySet();
+    private final Set<Long> pendingOutputs = ConcurrentHashMap.newKeySet();
+    private volatile Runnable onVersionReleased = () -> {};
+
+    private volatile Version current;
+    private long nextFileNumber;
+    private long logNumber;
+    private long lastSequence;
+    private byte[] appliedMarker;
+    private long manifestNumber;
+    private LogWriter manifest;
+
+    private VersionSet(Path dir, int numLevels, long maxManifestSize) {
+        this.dir = dir;
+        this.numLevels = numLevels;
+        this.maxManifestSize = maxManifestSize;
+    }
+
+    /**
+     * Opens the tree in {@code dir}: replays the manifest named by {@code CURRENT}, or creates an
+     * empty tree when the directory holds no engine files; then starts a fresh manifest.
+     *
+     * @throws CorruptionException when the manifest is damaged or describes an impossible tree
+     */
+    public static VersionSet open(Path dir, int numLevels, long maxManifestSize) throws IOException {
+        VersionSet vs = new VersionSet(dir, numLevels, maxManifestSize);
+        Path currentFile = dir.resolve(FileNames.CURRENT);
+        List<List<FileMetadata>> levels;
+        if (Files.exists(currentFile)) {
+            levels = vs.recover(currentFile);
+        } else {
+            vs.refuseWithoutCurrent();
+            levels = emptyLevels(numLevels);
+            vs.nextFileNumber = 1;
+        }
+        vs.skipNumbersInUse();
+        vs.install(vs.newVersion(levels));
+        vs.writeNewManifest();
+        return vs;
+    }
+
+    /**
+     * A crash can leave files (an unfinished table, a log) numbered at or past the last logged
+     * next-file-number; never hand those numbers out again.
+     */
+    private void skipNumbersInUse() throws IOException {
+        try (var names = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) names::iterator) {
+                FileNames.Parsed parsed = FileNames.parse(p.getFileName().toString());
+                if (parsed != null) {
+                    nextFileNumber = Math.max(nextFileNumber, parsed.number() + 1);
+                }
+            }
+        }
+    }
+
+    private void refuseWithoutCurrent() throws IOException {
+        try (var names = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) names::iterator) {
+                FileNames.Parsed parsed = FileNames.parse(p.getFileName().toString());
+                if (parsed != null && (parsed.kind() == FileNames.Kind.TABLE || parsed.kind() == FileNames.Kind.MANIFEST
+                        || parsed.kind() == FileNames.Kind.WAL)) {
+                    throw new CorruptionException(dir.resolve(FileNames.CURRENT), 0,
+                            "CURRENT is missing but the directory holds engine files such as " + p.getFileName());
+                }
+            }
+        }
+    }
+
+    private List<List<FileMetadata>> recover(Path currentFile) throws IOException {
+        String name = Files.readString(currentFile, StandardCharsets.UTF_8);
+        FileNames.Parsed parsed = name.endsWith("\n") ? FileNames.parse(name.substring(0, name.length() - 1)) : null;
+        if (parsed == null || parsed.kind() != FileNames.Kind.MANIFEST) {
+            throw new CorruptionException(currentFile, 0, "CURRENT does not name a manifest: '" + name.strip() + "'");
+        }
+        Path manifestPath = FileNames.manifest(dir, parsed.number());
+        Map<Long, Integer> levelOf = new TreeMap<>();
+        Map<Long, FileMetadata> files = new TreeMap<>();
+        boolean sawNextFile = false;
+        try (LogReader reader = new LogReader(manifestPath)) {
+            long recordStart = 0;
+            for (byte[] record; (record = reader.next()) != null; recordStart = reader.validLength()) {
+                VersionEdit edit;
+                try {
+                    edit = VersionEdit.decode(record);
+                } catch (ByteReader.MalformedException e) {
+                    throw new CorruptionException(manifestPath, recordStart, "version edit malformed: " + e.getMessage());
+                }
+                if (edit.logNumber() != null) {
+                    logNumber = edit.logNumber();
+                }
+                if (edit.nextFileNumber() != null) {
+                    nextFileNumber = edit.nextFileNumber();
+                    sawNextFile = true;
+                }
+                if (edit.lastSequence() != null) {
+                    lastSequence = edit.lastSequence();
+                }
+                if (edit.appliedMarker() != null) {
+                    appliedMarker = edit.appliedMarker();
+                }
+                for (VersionEdit.LevelFile d : edit.deletedFiles()) {
+                    Integer at = levelOf.remove(d.number());
+                    if (at == null || at != d.level()) {
+                        throw new CorruptionException(manifestPath, recordStart,
+                                "edit deletes file " + d.number() + " from L" + d.level() + " where it is not");
+                    }
+                    files.remove(d.number());
+                }
+                for (VersionEdit.NewFile n : edit.newFiles()) {
+                    if (n.level() < 0 || n.level() >= numLevels) {
+                        throw new CorruptionException(manifestPath, recordStart, "file at level " + n.level()
+                                + " but the engine has " + numLevels + " levels");
+                    }
+                    levelOf.put(n.file().number(), n.level());
+                    files.put(n.file().number(), n.file());
+                }
+            }
+            if (reader.tornTail()) {
+                LOG.warn("manifest {} has a torn tail at offset {} ({}); the edit being written at the crash is ignored",
+                        manifestPath, reader.validLength(), reader.tornTailReason());
+            }
+        } catch (NoSuchFileException e) {
+            throw new CorruptionException(manifestPath, 0, "the manifest CURRENT names does not exist");
+        }
+        if (!sawNextFile) {
+            throw new CorruptionException(manifestPath, 0, "manifest has no next-file-number record");
+        }
+        manifestNumber = parsed.number();
+        nextFileNumber = Math.max(nextFileNumber, manifestNumber + 1);
+        List<List<FileMetadata>> levels = emptyLevels(numLevels);
+        for (Map.Entry<Long, FileMetadata> e : files.entrySet()) {
+            levels.get(levelOf.get(e.getKey())).add(e.getValue());
+        }
+        sortLevels(levels);
+        checkConsistency(levels, manifestPath);
+        checkFilesPresent(levels);
+        return levels;
+    }
+
+    /** Every table the manifest lists must exist at its recorded size, or reads would fail later and further from the cause. */
+    private void checkFilesPresent(List<List<FileMetadata>> levels) throws IOException {
+        for (List<FileMetadata> level : levels) {
+            for (FileMetadata f : level) {
+                Path p = FileNames.table(dir, f.number());
+                if (!Files.exists(p)) {
+                    throw new CorruptionException(p, 0, "table listed in the manifest is missing");
+                }
+                long size = Files.size(p);
+                if (size != f.fileSize()) {
+                    throw new CorruptionException(p, Math.min(size, f.fileSize()),
+                            "table is " + size + " bytes, the manifest says " + f.fileSize());
+                }
+            }
+        }
+    }
+
+    private static List<List<FileMetadata>> emptyLevels(int n) {
+        List<List<FileMetadata>> levels = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            levels.add(new ArrayList<>());
+        }
+        return levels;
+    }
+
+    private static void sortLevels(List<List<FileMetadata>> levels) {
+        levels.get(0).sort(Version.NEWEST_FIRST);
+        for (int l = 1; l < levels.size(); l++) {
+            levels.get(l).sort(Version.BY_SMALLEST_KEY);
+        }
+    }
+
+    /** Files of L1 and deeper must not overlap: a violation means the tree would return wrong data. */
+    private static void checkConsistency(List<List<FileMetadata>> levels, Path source) {
+        for (int l = 1; l < levels.size(); l++) {
+            List<FileMetadata> files = levels.get(l);
+            for (int i = 1; i < files.size(); i++) {
+                if (InternalKey.compareUserKeys(files.get(i - 1).largest(), files.get(i).smallest()) >= 0) {
+                    throw new CorruptionException(source, 0, "files " + files.get(i - 1) + " and " + files.get(i)
+                            + " overlap in L" + l);
+                }
+            }
+        }
+    }
+
+    private Version newVersion(List<List<FileMetadata>> levels) {
+        return new Version(levels, released -> {
+            live.remove(released);
+            onVersionReleased.run();
+        });
+    }
+
+    private void install(Version v) {
+        live.add(v);
+        Version old = current;
+        current = v;
+        if (old != null) {
+            release(old);
+        }
+    }
+
+    /** Runs {@code listener} whenever a version that is no longer current loses its last reference (its files may now be obsolete). */
+    public void onVersionReleased(Runnable listener) {
+        this.onVersionReleased = listener;
+    }
+
+    /** Drops a reference taken with {@link #acquireCurrent()} (or the set's own on the old current). */
+    public void release(Version v) {
+        v.unref();
+    }
+
+    /** The current version with a reference taken; {@link #release} it when done. */
+    public Version acquireCurrent() {
+        while (true) {
+            Version v = current;
+            if (v.tryRef()) {
+                return v;
+            }
+        }
+    }
+
+    /** The current version, without a reference: for a glance at its shape, not for reading files. */
+    public Version current() {
+        return current;
+    }
+
+    public synchronized long newFileNumber() {
+        return nextFileNumber++;
+    }
+
+    /**
+     * A new file number for a flush or compaction output; the file is protected from obsolete-file
+     * deletion until an applied edit adds it (or {@link #releasePendingOutput} when it is abandoned).
+     */
+    public long newPendingOutput() {
+        long n = newFileNumber();
+        pendingOutputs.add(n);
+        return n;
+    }
+
+    public void releasePendingOutput(long number) {
+        pendingOutputs.remove(number);
+    }
+
+    public synchronized long logNumber() {
+        return logNumber;
+    }
+
+    public synchronized long lastSequence() {
+        return lastSequence;
+    }
+
+    public synchronized byte[] appliedMarker() {
+        return appliedMarker;
+    }
+
+    public synchronized long manifestNumber() {
+        return manifestNumber;
+    }
+
+    /**
+     * Table files some live version lists, plus outputs being written: everything that must not
+     * be deleted.
+     */
+    public Set<Long> liveTableNumbers() {
+        Set<Long> out = new HashSet<>(pendingOutputs);
+        for (Version v : live) {
+            for (int l = 0; l < v.numLevels(); l++) {
+                for (FileMetadata f : v.files(l)) {
+                    out.add(f.number());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Applies {@code edit} to the current version, logs it durably and installs the result.
+     *
+     * @throws EngineException when the manifest cannot be written: the edit is then not applied,
+     *         and the next call starts a new manifest
+     */
+    public synchronized void logAndApply(VersionEdit edit) {
+        List<List<FileMetadata>> levels = new ArrayList<>(numLevels);
+        for (int l = 0; l < numLevels; l++) {
+            levels.add(new ArrayList<>(current.files(l)));
+        }
+        for (VersionEdit.LevelFile d : edit.deletedFiles()) {
+            if (!levels.get(d.level()).removeIf(f -> f.number() == d.number())) {
+                throw new IllegalStateException("edit deletes file " + d.number() + " absent from L" + d.level());
+            }
+        }
+        for (VersionEdit.NewFile n : edit.newFiles()) {
+            levels.get(n.level()).add(n.file());
+        }
+        sortLevels(levels);
+        checkConsistency(levels, FileNames.manifest(dir, manifestNumber));
+
+        VersionEdit.Builder logged = VersionEdit.builder().nextFileNumber(nextFileNumber);
+        if (edit.logNumber() != null) {
+            logged.logNumber(edit.logNumber());
+        }
+        if (edit.lastSequence() != null) {
+            logged.lastSequence(edit.lastSequence());
+        }
+        if (edit.appliedMarker() != null) {
+            logged.appliedMarker(edit.appliedMarker());
+        }
+        edit.deletedFiles().forEach(d -> logged.deleteFile(d.level(), d.number()));
+        edit.newFiles().forEach(n -> logged.addFile(n.level(), n.file()));
+        try {
+            if (manifest == null || manifest.size() >= maxManifestSize) {
+                applyScalars(edit);
+                writeNewManifest(levels);
+            } else {
+                manifest.addRecord(logged.build().encode());
+                manifest.sync();
+                applyScalars(edit);
+            }
+        } catch (IOException e) {
+            closeManifestQuietly(e);
+            throw EngineException.io("writing manifest " + FileNames.manifest(dir, manifestNumber), e);
+        }
+        install(newVersion(levels));
+        edit.newFiles().forEach(n -> pendingOutputs.remove(n.file().number()));
+    }
+
+    private void applyScalars(VersionEdit edit) {
+        if (edit.logNumber() != null) {
+            logNumber = edit.logNumber();
+        }
+        if (edit.lastSequence() != null) {
+            lastSequence = edit.lastSequence();
+        }
+        if (edit.appliedMarker() != null) {
+            appliedMarker = edit.appliedMarker();
+        }
+    }
+
+    private void closeManifestQuietly(IOException cause) {
+        if (manifest != null) {
+            try {
+                manifest.close();
+            } catch (IOException e) {
+                cause.addSuppressed(e);
+            }
+            manifest = null; // the next edit starts a new manifest rather than append after a failed write
+        }
+    }
+
+    private void writeNewManifest() throws IOException {
+        Version v = current;
+        List<List<FileMetadata>> levels = new ArrayList<>();
+        for (int l = 0; l < v.numLevels(); l++) {
+            levels.add(v.files(l));
+        }
+        writeNewManifest(levels);
+    }
+
+    /** Writes a manifest holding the whole state as one edit and points CURRENT at it. */
+    private void writeNewManifest(List<List<FileMetadata>> levels) throws IOException {
+        long number = nextFileNumber++;
+        VersionEdit.Builder snapshot = VersionEdit.builder().nextFileNumber(nextFileNumber).logNumber(logNumber)
+                .lastSequence(lastSequence);
+        if (appliedMarker != null) {
+            snapshot.appliedMarker(appliedMarker);
+        }
+        for (int l = 0; l < levels.size(); l++) {
+            for (FileMetadata f : levels.get(l)) {
+                snapshot.addFile(l, f);
+            }
+        }
+        Path path = FileNames.manifest(dir, number);
+        LogWriter writer = LogWriter.create(path);
+        try {
+            writer.addRecord(snapshot.build().encode());
+            writer.sync();
+            setCurrent(number);
+        } catch (IOException | RuntimeException e) {
+            writer.close();
+            Files.deleteIfExists(path);
+            throw e;
+        }
+        LogWriter old = manifest;
+        manifest = writer;
+        manifestNumber = number;
+        if (old != null) {
+            old.close();
+        }
+    }
+
+    private void setCurrent(long manifest) throws IOException {
+        Path tmp = FileNames.temp(dir, newFileNumber());
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.wrap((FileNames.manifest(dir, manifest).getFileName() + "\n")
+                    .getBytes(StandardCharsets.UTF_8)));
+            ch.force(true);
+        }
+        Files.move(tmp, dir.resolve(FileNames.CURRENT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        syncDirectory(dir);
+    }
+
+    /** Makes renames and creations in {@code dir} durable. */
+    public static void syncDirectory(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (manifest != null) {
+            manifest.close();
+            manifest = null;
+        }
+    }
+}

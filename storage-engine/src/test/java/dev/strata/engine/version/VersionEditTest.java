@@ -1,0 +1,47 @@
+package dev.strata.engine.version;
+
+import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.util.ByteReader;
+import dev.strata.engine.util.ByteSink;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class VersionEditTest {
+    static FileMetadata file(long number, String from, String to) {
+        return new FileMetadata(number, 1000 + number,
+                new InternalKey(from.getBytes(StandardCharsets.UTF_8), 5, ValueType.VALUE).encode(),
+                new InternalKey(to.getBytes(StandardCharsets.UTF_8), 9, ValueType.DELETION).encode(), 5, 9, 42, 4096);
+    }
+
+    @Test
+    void everyFieldRoundTrips() {
+        VersionEdit edit = VersionEdit.builder().logNumber(7).nextFileNumber(99).lastSequence(123456789L)
+                .appliedMarker(new byte[] {1, 2, 3}).deleteFile(0, 4).deleteFile(2, 5)
+                .addFile(1, file(10, "a", "m")).addFile(3, file(11, "n", "z")).build();
+        VersionEdit decoded = VersionEdit.decode(edit.encode());
+        assertThat(decoded).isEqualTo(edit);
+        assertThat(decoded.toString()).contains("log=7").contains("-L2#5").contains("+L3#11");
+    }
+
+    @Test
+    void emptyEditRoundTrips() {
+        VersionEdit edit = VersionEdit.builder().build();
+        assertThat(edit.encode()).isEmpty();
+        assertThat(VersionEdit.decode(edit.encode())).isEqualTo(edit);
+    }
+
+    @Test
+    void unknownOrTruncatedFieldsAreMalformed() {
+        byte[] unknown = new ByteSink().putVarint(77).putVarint(1).put((byte) 0).toByteArray();
+        assertThatThrownBy(() -> VersionEdit.decode(unknown)).isInstanceOf(ByteReader.MalformedException.class)
+                .hasMessageContaining("77");
+        byte[] full = VersionEdit.builder().addFile(1, file(10, "a", "b")).build().encode();
+        byte[] cut = java.util.Arrays.copyOf(full, full.length - 3);
+        assertThatThrownBy(() -> VersionEdit.decode(cut)).isInstanceOf(ByteReader.MalformedException.class);
+    }
+}
