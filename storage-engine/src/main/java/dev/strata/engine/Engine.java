@@ -1,5 +1,6 @@
 package dev.strata.engine;
 
+import dev.strata.engine.cache.BlockCache;
 import dev.strata.engine.cache.TableCache;
 import dev.strata.engine.compaction.Compaction;
 import dev.strata.engine.compaction.CompactionJob;
@@ -83,6 +84,7 @@ public final class Engine implements AutoCloseable {
     private final VersionSet versions;
     private final TableCache tableCache;
     private final FilterStats filterStats;
+    private final BlockCache blockCache;
     private final CompactionPicker picker;
     private final SnapshotList snapshots = new SnapshotList();
     private final Statistics stats = new Statistics();
@@ -131,7 +133,7 @@ public final class Engine implements AutoCloseable {
     }
 
     private Engine(Path dir, EngineOptions options, FileChannel lockChannel, FileLock lock, VersionSet versions,
-                   TableCache tableCache, FilterStats filterStats) {
+                   TableCache tableCache, FilterStats filterStats, BlockCache blockCache) {
         this.dir = dir;
         this.options = options;
         this.lockChannel = lockChannel;
@@ -139,6 +141,7 @@ public final class Engine implements AutoCloseable {
         this.versions = versions;
         this.tableCache = tableCache;
         this.filterStats = filterStats;
+        this.blockCache = blockCache;
         this.picker = new CompactionPicker(options);
         this.policy = options.compressionPolicy();
         String name = dir.getFileName() == null ? "root" : dir.getFileName().toString();
@@ -186,8 +189,9 @@ public final class Engine implements AutoCloseable {
             deleteTempFiles(dir);
             versions = VersionSet.open(dir, options.numLevels(), options.maxManifestFileSize());
             FilterStats filterStats = new FilterStats();
-            tableCache = new TableCache(dir, options.maxOpenTables(), filterStats);
-            Engine engine = new Engine(dir, options, lockChannel, lock, versions, tableCache, filterStats);
+            BlockCache blockCache = new BlockCache(options.blockCacheSize());
+            tableCache = new TableCache(dir, options.maxOpenTables(), filterStats, blockCache);
+            Engine engine = new Engine(dir, options, lockChannel, lock, versions, tableCache, filterStats, blockCache);
             try {
                 engine.recover();
             } catch (IOException | RuntimeException e) {
@@ -402,7 +406,7 @@ public final class Engine implements AutoCloseable {
         }
         WalRecord.applyTo(target, encoded, WalRecord.decodeHeader(encoded));
         for (Writer w : group) {
-            stats.userBytes.add(w.batch.approximateSizeInBytes());
+            stats.userBytes.add(w.batch.userBytes());
         }
         return null;
     }
@@ -676,7 +680,8 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    private void executeCompaction(Compaction c, Version base) throws IOException {
+    /** Runs {@code c} and applies its edit; returns the output files. */
+    private List<FileMetadata> executeCompaction(Compaction c, Version base) throws IOException {
         long smallestSnapshot;
         mutex.lock();
         try {
@@ -692,6 +697,7 @@ public final class Engine implements AutoCloseable {
         stats.compactionBytesWritten.add(r.bytesWritten());
         LOG.debug("{} done: {} outputs, {} bytes, {} entries dropped", c, r.outputs().size(), r.bytesWritten(),
                 r.droppedEntries());
+        return r.outputs();
     }
 
     private void scheduleObsoleteFileDeletion() {
@@ -899,8 +905,9 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Compacts every file overlapping the user keys {@code [from, to]} (null = open) down to the
-     * deepest level that holds data, after flushing the memtable; waits until done. Afterwards
-     * that range holds one version per key and no tombstones that hide nothing.
+     * deepest level that holds data, after flushing the memtable, then rewrites that bottom
+     * range in place unless this call just wrote it; waits until done. Afterwards the range
+     * holds one version per key (plus those open snapshots need) and no tombstones.
      */
     public void compactRange(byte[] from, byte[] to) {
         flush();
@@ -913,25 +920,15 @@ public final class Engine implements AutoCloseable {
                     awaitBackground(0);
                 }
                 int target = Math.max(1, versions.current().deepestNonEmptyLevel());
+                Set<Long> written = new HashSet<>();
                 for (int level = 0; level < target; level++) {
-                    checkWritable();
-                    Version base = versions.acquireCurrent();
-                    Compaction c = picker.pickManual(base, level, from, to, compactingFiles, policy);
-                    if (c == null) {
-                        versions.release(base);
-                        continue;
-                    }
-                    markBusy(c);
-                    mutex.unlock();
-                    try {
-                        executeCompaction(c, base);
-                    } catch (IOException e) {
-                        throw EngineException.io("manual compaction " + c, e);
-                    } finally {
-                        versions.release(base);
-                        mutex.lock();
-                        unmarkBusy(c);
-                    }
+                    int l = level;
+                    runManual(base -> picker.pickManual(base, l, from, to, compactingFiles, policy), written);
+                }
+                Version v = versions.current();
+                boolean bottomJustWritten = v.overlapping(target, from, to).stream().allMatch(f -> written.contains(f.number()));
+                if (!bottomJustWritten) {
+                    runManual(base -> picker.pickManualInPlace(base, target, from, to), written);
                 }
             } finally {
                 manualCompactions--;
@@ -942,6 +939,28 @@ public final class Engine implements AutoCloseable {
             mutex.unlock();
         }
         deleteObsoleteFiles();
+    }
+
+    /** Runs one manual compaction on this thread (mutex held on entry and exit); adds its outputs to {@code written}. */
+    private void runManual(java.util.function.Function<Version, Compaction> pick, Set<Long> written) {
+        checkWritable();
+        Version base = versions.acquireCurrent();
+        Compaction c = pick.apply(base);
+        if (c == null) {
+            versions.release(base);
+            return;
+        }
+        markBusy(c);
+        mutex.unlock();
+        try {
+            executeCompaction(c, base).forEach(f -> written.add(f.number()));
+        } catch (IOException e) {
+            throw EngineException.io("manual compaction " + c, e);
+        } finally {
+            versions.release(base);
+            mutex.lock();
+            unmarkBusy(c);
+        }
     }
 
     /** New tables use {@code newPolicy} from now on; existing tables stay readable as written. */
@@ -992,7 +1011,7 @@ public final class Engine implements AutoCloseable {
                     stats.compactionBytesRead.sum(), stats.compactionBytesWritten.sum(), estimateLiveBytes(v),
                     directoryBytes(), levels, stats.flushes.sum(), stats.compactions.sum(), stats.stallSlowdowns.sum(),
                     stats.stallStops.sum(), stats.stallMicros.sum(), stats.writesStopped, filterStats.useful(),
-                    filterStats.falsePositives(), memBytes, view.immsNewestFirst().size(),
+                    filterStats.falsePositives(), blockCache.hits(), blockCache.misses(), blockCache.usedBytes(), memBytes, view.immsNewestFirst().size(),
                     picker.pendingCompactionBytes(v), visibleSequence);
         } finally {
             versions.release(v);

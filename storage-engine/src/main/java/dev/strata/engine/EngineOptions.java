@@ -28,6 +28,7 @@ import java.util.Objects;
  * @param hardPendingCompactionBytes estimated compaction debt at which writes stop (default 64 GiB)
  * @param compactionThreads        background compaction threads (default 1; flushes have their own thread)
  * @param maxOpenTables            table files kept open with their index and filter (default 1000)
+ * @param blockCacheSize           bytes of uncompressed data blocks cached (default 64 MiB; 0 disables it)
  * @param maxManifestFileSize      manifest bytes before it is rewritten as a fresh snapshot (default 64 MiB)
  * @param compressionPolicy        codec per level (default {@link CompressionPolicy#defaults()})
  */
@@ -49,6 +50,7 @@ public record EngineOptions(
         long hardPendingCompactionBytes,
         int compactionThreads,
         int maxOpenTables,
+        long blockCacheSize,
         long maxManifestFileSize,
         CompressionPolicy compressionPolicy) {
 
@@ -78,6 +80,7 @@ public record EngineOptions(
                 hardPendingCompactionBytes, ">= softPendingCompactionBytes (" + softPendingCompactionBytes + ")");
         require(compactionThreads >= 1 && compactionThreads <= 64, "compactionThreads", compactionThreads, "in [1, 64]");
         require(maxOpenTables >= 16, "maxOpenTables", maxOpenTables, ">= 16");
+        require(blockCacheSize >= 0, "blockCacheSize", blockCacheSize, ">= 0");
         require(maxManifestFileSize >= 64 * KiB, "maxManifestFileSize", maxManifestFileSize, ">= 64 KiB");
     }
 
@@ -128,6 +131,7 @@ public record EngineOptions(
         private long hardPendingCompactionBytes = 64 * GiB;
         private int compactionThreads = 1;
         private int maxOpenTables = 1000;
+        private long blockCacheSize = 64 * MiB;
         private long maxManifestFileSize = 64 * MiB;
         private CompressionPolicy compressionPolicy = CompressionPolicy.defaults();
 
@@ -151,6 +155,7 @@ public record EngineOptions(
             hardPendingCompactionBytes = o.hardPendingCompactionBytes;
             compactionThreads = o.compactionThreads;
             maxOpenTables = o.maxOpenTables;
+            blockCacheSize = o.blockCacheSize;
             maxManifestFileSize = o.maxManifestFileSize;
             compressionPolicy = o.compressionPolicy;
         }
@@ -172,6 +177,7 @@ public record EngineOptions(
         public Builder hardPendingCompactionBytes(long bytes) { hardPendingCompactionBytes = bytes; return this; }
         public Builder compactionThreads(int v) { compactionThreads = v; return this; }
         public Builder maxOpenTables(int v) { maxOpenTables = v; return this; }
+        public Builder blockCacheSize(long bytes) { blockCacheSize = bytes; return this; }
         public Builder maxManifestFileSize(long bytes) { maxManifestFileSize = bytes; return this; }
         public Builder compressionPolicy(CompressionPolicy v) { compressionPolicy = v; return this; }
 
@@ -179,7 +185,8 @@ public record EngineOptions(
             return new EngineOptions(walMode, writeBufferSize, maxImmutableMemtables, blockSize, blockRestartInterval,
                     bloomBitsPerKey, targetFileSize, level1MaxBytes, levelSizeMultiplier, numLevels,
                     level0CompactionTrigger, level0SlowdownTrigger, level0StopTrigger, softPendingCompactionBytes,
-                    hardPendingCompactionBytes, compactionThreads, maxOpenTables, maxManifestFileSize, compressionPolicy);
+                    hardPendingCompactionBytes, compactionThreads, maxOpenTables, blockCacheSize, maxManifestFileSize,
+                    compressionPolicy);
         }
     }
 }

@@ -26,6 +26,9 @@ import java.util.List;
  * @param writesStopped           true while writes are stopped right now
  * @param bloomUseful             table lookups a bloom filter answered "absent" without reading a block
  * @param bloomFalsePositives     table lookups a bloom filter passed that found no entry
+ * @param blockCacheHits          data block reads served from the block cache
+ * @param blockCacheMisses        data block reads that went to disk
+ * @param blockCacheBytes         bytes the block cache holds now
  * @param memtableBytes           approximate bytes in the active and frozen memtables
  * @param immutableMemtables      frozen memtables waiting for flush
  * @param pendingCompactionBytes  estimated bytes compactions must rewrite to bring every level under target
@@ -49,6 +52,9 @@ public record EngineStats(
         boolean writesStopped,
         long bloomUseful,
         long bloomFalsePositives,
+        long blockCacheHits,
+        long blockCacheMisses,
+        long blockCacheBytes,
         long memtableBytes,
         int immutableMemtables,
         long pendingCompactionBytes,

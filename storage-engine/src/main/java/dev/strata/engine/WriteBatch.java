@@ -19,6 +19,7 @@ import java.util.Objects;
 public final class WriteBatch {
     private final ByteSink entries = new ByteSink(64);
     private int count;
+    private long userBytes;
     private byte[] appliedMarker;
 
     /** Sets {@code key} to {@code value}. */
@@ -27,6 +28,7 @@ public final class WriteBatch {
         Objects.requireNonNull(value, "value");
         entries.put(ValueType.VALUE.code()).putLengthPrefixed(key).putLengthPrefixed(value);
         count++;
+        userBytes += key.length + value.length;
         return this;
     }
 
@@ -35,6 +37,7 @@ public final class WriteBatch {
         Objects.requireNonNull(key, "key");
         entries.put(ValueType.DELETION.code()).putLengthPrefixed(key);
         count++;
+        userBytes += key.length;
         return this;
     }
 
@@ -63,9 +66,15 @@ public final class WriteBatch {
         return entries.size();
     }
 
+    /** Key and value bytes of the operations: what write amplification is measured against. */
+    public long userBytes() {
+        return userBytes;
+    }
+
     public WriteBatch clear() {
         entries.reset();
         count = 0;
+        userBytes = 0;
         appliedMarker = null;
         return this;
     }

@@ -22,11 +22,13 @@ import java.nio.file.Path;
 public final class TableCache implements AutoCloseable {
     private final Path dir;
     private final FilterStats filterStats;
+    private final BlockCache blockCache;
     private final Cache<Long, TableReader> readers;
 
-    public TableCache(Path dir, int maxOpenTables, FilterStats filterStats) {
+    public TableCache(Path dir, int maxOpenTables, FilterStats filterStats, BlockCache blockCache) {
         this.dir = dir;
         this.filterStats = filterStats;
+        this.blockCache = blockCache;
         this.readers = Caffeine.newBuilder()
                 .maximumSize(maxOpenTables)
                 .executor(Runnable::run) // release on the evicting thread, not a pool thread
@@ -52,7 +54,7 @@ public final class TableCache implements AutoCloseable {
     private TableReader open(FileMetadata file) {
         Path path = FileNames.table(dir, file.number());
         try {
-            TableReader r = TableReader.open(path, file.number(), filterStats);
+            TableReader r = TableReader.open(path, file.number(), filterStats, blockCache);
             if (r.fileSize() != file.fileSize()) {
                 r.release();
                 throw new CorruptionException(path, Math.min(r.fileSize(), file.fileSize()),
@@ -99,6 +101,11 @@ public final class TableCache implements AutoCloseable {
                 }
             }
         };
+    }
+
+    /** Tables open now (at most the configured bound, give or take eviction in progress). */
+    public long openTables() {
+        return readers.estimatedSize();
     }
 
     /** Forgets a deleted file's reader. */

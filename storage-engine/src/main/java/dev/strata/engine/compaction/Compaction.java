@@ -7,11 +7,14 @@ import java.util.List;
 
 /**
  * One compaction to run: input files of {@code level} and the overlapping files of
- * {@code level + 1}, merged into new files at {@code level + 1}.
+ * {@code outputLevel}, merged into new files at {@code outputLevel}. The output level is the
+ * next one, except for a manual rewrite of the bottommost level in place (then both are equal
+ * and {@code outputInputs} is empty).
  *
  * @param level        the level whose files start the compaction
+ * @param outputLevel  where the merged files go: {@code level + 1}, or {@code level} for an in-place rewrite
  * @param inputs       files of {@code level}
- * @param outputInputs overlapping files of {@code level + 1}
+ * @param outputInputs overlapping files of {@code outputLevel} (other than the inputs)
  * @param grandparents overlapping files of {@code level + 2}; outputs are cut so that no
  *                     single output overlaps too many of them (which would make its own
  *                     later compaction expensive)
@@ -19,17 +22,16 @@ import java.util.List;
  * @param trivialMove  one input, nothing to merge with, same codec: move the file instead of rewriting it
  * @param manual       started by {@code compactRange}, not by a score
  */
-public record Compaction(int level, List<FileMetadata> inputs, List<FileMetadata> outputInputs,
+public record Compaction(int level, int outputLevel, List<FileMetadata> inputs, List<FileMetadata> outputInputs,
                          List<FileMetadata> grandparents, boolean bottommost, boolean trivialMove, boolean manual) {
 
     public Compaction {
+        if (outputLevel != level + 1 && !(outputLevel == level && outputInputs.isEmpty() && level > 0)) {
+            throw new IllegalArgumentException("L" + level + " -> L" + outputLevel);
+        }
         inputs = List.copyOf(inputs);
         outputInputs = List.copyOf(outputInputs);
         grandparents = List.copyOf(grandparents);
-    }
-
-    public int outputLevel() {
-        return level + 1;
     }
 
     public List<FileMetadata> allInputs() {

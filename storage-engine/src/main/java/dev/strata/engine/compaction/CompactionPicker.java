@@ -154,7 +154,21 @@ public final class CompactionPicker {
         boolean trivialMove = inputs.size() == 1 && next.isEmpty()
                 && grandparentBytes <= maxGrandparentOverlap(options)
                 && policy.codecFor(level, false) == policy.codecFor(outputLevel, bottommost);
-        return new Compaction(level, inputs, next, grandparents, bottommost, trivialMove, manual);
+        return new Compaction(level, outputLevel, inputs, next, grandparents, bottommost, trivialMove, manual);
+    }
+
+    /**
+     * A manual rewrite in place of the files of the bottommost {@code level} overlapping
+     * {@code [from, to]}: what drops versions a released snapshot kept and tombstones that hide
+     * nothing, once everything else is already at the bottom. Null when there are no such files.
+     */
+    public synchronized Compaction pickManualInPlace(Version v, int level, byte[] from, byte[] to) {
+        List<FileMetadata> inputs = v.overlapping(level, from, to);
+        if (inputs.isEmpty() || level == 0) {
+            return null;
+        }
+        List<FileMetadata> grandparents = level + 1 < v.numLevels() ? v.overlapping(level + 1, from, to) : List.of();
+        return new Compaction(level, level, inputs, List.of(), grandparents, true, false, true);
     }
 
     /** LevelDB's rule: an output overlapping more than ten target files of the grandparent level is cut. */

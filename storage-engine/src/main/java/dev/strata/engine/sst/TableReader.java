@@ -2,6 +2,7 @@ package dev.strata.engine.sst;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.EngineException;
+import dev.strata.engine.cache.BlockCache;
 import dev.strata.engine.compress.Codec;
 import dev.strata.engine.iterator.InternalIterator;
 import dev.strata.engine.memtable.InternalKey;
@@ -20,9 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads a table written by {@link TableBuilder}. Opening reads and verifies the footer, index,
- * filter and properties and keeps them in memory; data blocks are read on demand with one
- * positional read each and their CRC verified every time (a mismatch is re-read once before it
- * is reported, since transient read errors happen). Thread-safe; iterators are not.
+ * filter and properties and keeps them in memory; data blocks come from the block cache or are
+ * read with one positional read, their CRC verified on every read from disk (a mismatch is
+ * re-read once before it is reported, since transient read errors happen) and decompressed
+ * before they are cached. Thread-safe; iterators are not.
  *
  * <p>Lifetime: a reader starts with one reference (its owner's, usually the table cache).
  * Users {@link #tryAcquire()} and {@link #release()}; the file closes when the last reference
@@ -38,10 +40,12 @@ public final class TableReader {
     private final BloomFilter filter;
     private final TableProperties properties;
     private final FilterStats filterStats;
+    private final BlockCache blockCache;
     private final AtomicInteger refs = new AtomicInteger(1);
 
     private TableReader(Path path, long fileNumber, FileChannel channel, long fileSize, byte[][] indexKeys,
-                        BlockHandle[] indexHandles, BloomFilter filter, TableProperties properties, FilterStats filterStats) {
+                        BlockHandle[] indexHandles, BloomFilter filter, TableProperties properties, FilterStats filterStats,
+                        BlockCache blockCache) {
         this.path = path;
         this.fileNumber = fileNumber;
         this.channel = channel;
@@ -51,14 +55,17 @@ public final class TableReader {
         this.filter = filter;
         this.properties = properties;
         this.filterStats = filterStats;
+        this.blockCache = blockCache;
     }
 
     /**
      * Opens and verifies a table's metadata.
      *
+     * @param blockCache where data blocks are cached across lookups
      * @throws CorruptionException when the footer, index, filter or properties are damaged
      */
-    public static TableReader open(Path path, long fileNumber, FilterStats filterStats) throws IOException {
+    public static TableReader open(Path path, long fileNumber, FilterStats filterStats, BlockCache blockCache)
+            throws IOException {
         FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
         try {
             long size = ch.size();
@@ -103,7 +110,7 @@ public final class TableReader {
                 throw new CorruptionException(path, footer.properties().offset(), "properties block malformed: " + e.getMessage());
             }
             return new TableReader(path, fileNumber, ch, size, keys.toArray(new byte[0][]),
-                    handles.toArray(new BlockHandle[0]), filter, props, filterStats);
+                    handles.toArray(new BlockHandle[0]), filter, props, filterStats, blockCache);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -191,7 +198,8 @@ public final class TableReader {
     }
 
     private Block dataBlock(int i) throws IOException {
-        byte[] contents = readVerified(channel, path, indexHandles[i], "data");
+        BlockHandle h = indexHandles[i];
+        byte[] contents = blockCache.get(fileNumber, h.offset(), () -> readVerified(channel, path, h, "data"));
         try {
             return new Block(contents, InternalKey.COMPARATOR);
         } catch (Block.BlockFormatException e) {

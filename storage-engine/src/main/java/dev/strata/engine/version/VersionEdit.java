@@ -10,8 +10,8 @@ import java.util.List;
  * One change to the set of live files, as a manifest record (format in
  * {@code storage-engine/docs/format/manifest.md}). Appending an edit to the manifest and
  * fsyncing it is the commit point of every flush and compaction. A null field means
- * "unchanged". Encoded as tagged fields {@code [varint tag][varint length][payload]}, so a
- * reader can skip a field it does not know.
+ * "unchanged". Encoded as tagged fields {@code [varint tag][varint length][payload]}; a tag
+ * this build does not know means a newer format and is reported, never skipped.
  *
  * @param logNumber      write-ahead logs numbered below this hold nothing unflushed
  * @param nextFileNumber the next file number to hand out

@@ -1,6 +1,7 @@
 package dev.strata.engine.sst;
 
 import dev.strata.engine.CorruptionException;
+import dev.strata.engine.cache.BlockCache;
 import dev.strata.engine.compress.Codec;
 import dev.strata.engine.iterator.InternalIterator;
 import dev.strata.engine.memtable.InternalKey;
@@ -27,6 +28,7 @@ class TableTest {
     Path dir;
 
     private final FilterStats filterStats = new FilterStats();
+    private final BlockCache noCache = new BlockCache(0);
 
     private static byte[] key(int i) {
         return String.format("user-key-%06d", i).getBytes(StandardCharsets.UTF_8);
@@ -61,7 +63,7 @@ class TableTest {
     @Test
     void everyEntryIsReadBackInOrder() throws IOException {
         Path path = writeTable("t.sst", 2000, Codec.NONE, true, 10);
-        TableReader r = TableReader.open(path, 1, filterStats);
+        TableReader r = TableReader.open(path, 1, filterStats, noCache);
         try (InternalIterator it = r.iterator()) {
             int count = 0;
             byte[] prev = null;
@@ -88,7 +90,7 @@ class TableTest {
     @Test
     void pointLookupsHonourSequenceAndTombstones() throws IOException {
         Path path = writeTable("t.sst", 500, Codec.LZ4, true, 10);
-        TableReader r = TableReader.open(path, 1, filterStats);
+        TableReader r = TableReader.open(path, 1, filterStats, noCache);
         try {
             assertThat(r.get(key(2 * 7), Long.MAX_VALUE >>> 8).value()).isEqualTo(value(7, 100, true));
             assertThat(r.get(key(2 * 7), 14).value()).as("older version at its own sequence").isEqualTo(value(-7, 50, true));
@@ -105,7 +107,7 @@ class TableTest {
     @Test
     void seekLandsOnTheFirstEntryAtOrAfterTheTarget() throws IOException {
         Path path = writeTable("t.sst", 1000, Codec.ZSTD, true, 10);
-        TableReader r = TableReader.open(path, 1, filterStats);
+        TableReader r = TableReader.open(path, 1, filterStats, noCache);
         try (InternalIterator it = r.iterator()) {
             it.seek(InternalKey.encodeLookupKey(key(501), 1_000_000));
             assertThat(InternalKey.decode(it.key()).userKey()).isEqualTo(key(502));
@@ -123,7 +125,7 @@ class TableTest {
     @Test
     void bloomFilterSkipsMostAbsentKeys() throws IOException {
         Path path = writeTable("t.sst", 5000, Codec.NONE, true, 10);
-        TableReader r = TableReader.open(path, 1, filterStats);
+        TableReader r = TableReader.open(path, 1, filterStats, noCache);
         try {
             for (int i = 0; i < 10_000; i++) {
                 r.get(key(2 * i + 1), 1_000_000); // odd keys are absent
@@ -138,8 +140,8 @@ class TableTest {
 
     @Test
     void blocksAreCompressedOnlyWhenItPays() throws IOException {
-        TableReader compressible = TableReader.open(writeTable("c.sst", 2000, Codec.ZSTD, true, 10), 1, filterStats);
-        TableReader random = TableReader.open(writeTable("r.sst", 2000, Codec.ZSTD, false, 10), 2, filterStats);
+        TableReader compressible = TableReader.open(writeTable("c.sst", 2000, Codec.ZSTD, true, 10), 1, filterStats, noCache);
+        TableReader random = TableReader.open(writeTable("r.sst", 2000, Codec.ZSTD, false, 10), 2, filterStats, noCache);
         try {
             TableProperties c = compressible.properties();
             assertThat(c.blocksPerCodec()[Codec.ZSTD.ordinal()]).isEqualTo(c.dataBlocks());
@@ -153,8 +155,38 @@ class TableTest {
     }
 
     @Test
+    void blockCacheServesRepeatedReadsAndNeverCachesDamage() throws IOException {
+        Path path = writeTable("t.sst", 2000, Codec.LZ4, true, 10);
+        BlockCache cache = new BlockCache(1 << 20);
+        TableReader r = TableReader.open(path, 1, filterStats, cache);
+        try {
+            byte[] first = r.get(key(2 * 55), 1_000_000).value();
+            assertThat(first).isEqualTo(value(55, 100, true));
+            assertThat(cache.misses()).isEqualTo(1);
+            assertThat(cache.hits()).isZero();
+            assertThat(r.get(key(2 * 55), 1_000_000).value()).isEqualTo(first);
+            assertThat(cache.misses()).isEqualTo(1);
+            assertThat(cache.hits()).isEqualTo(1);
+            assertThat(cache.usedBytes()).isPositive().isLessThanOrEqualTo(1 << 20);
+        } finally {
+            r.release();
+        }
+        flip(path, 10);
+        BlockCache fresh = new BlockCache(1 << 20);
+        TableReader damaged = TableReader.open(path, 2, filterStats, fresh);
+        try {
+            for (int attempt = 0; attempt < 2; attempt++) {
+                assertThatThrownBy(() -> damaged.get(key(0), 1_000_000)).isInstanceOf(CorruptionException.class);
+            }
+            assertThat(fresh.misses()).as("a failed read is not cached: tried again").isEqualTo(2);
+        } finally {
+            damaged.release();
+        }
+    }
+
+    @Test
     void noFilterWhenBitsPerKeyIsZero() throws IOException {
-        TableReader r = TableReader.open(writeTable("t.sst", 100, Codec.NONE, true, 0), 1, filterStats);
+        TableReader r = TableReader.open(writeTable("t.sst", 100, Codec.NONE, true, 0), 1, filterStats, noCache);
         try {
             assertThat(r.get(key(1), 1000).state()).isEqualTo(Lookup.State.NOT_FOUND);
             assertThat(filterStats.useful() + filterStats.falsePositives()).isZero();
@@ -198,7 +230,7 @@ class TableTest {
     void damagedDataBlockIsReportedWithFileAndOffset() throws IOException {
         Path path = writeTable("t.sst", 2000, Codec.LZ4, true, 10);
         flip(path, 100);
-        TableReader r = TableReader.open(path, 1, filterStats);
+        TableReader r = TableReader.open(path, 1, filterStats, noCache);
         try {
             assertThatThrownBy(() -> r.get(key(0), 1_000_000)).isInstanceOf(CorruptionException.class)
                     .hasMessageContaining(path.toString()).hasMessageContaining("offset 0")
@@ -228,7 +260,7 @@ class TableTest {
             Path damaged = dir.resolve("damaged-" + i++ + ".sst");
             Files.copy(clean, damaged);
             flip(damaged, c.offset());
-            assertThatThrownBy(() -> TableReader.open(damaged, 9, filterStats)).as(c.what())
+            assertThatThrownBy(() -> TableReader.open(damaged, 9, filterStats, noCache)).as(c.what())
                     .isInstanceOf(CorruptionException.class)
                     .hasMessageContaining(damaged.toString())
                     .hasMessageContaining(c.message());
@@ -241,11 +273,11 @@ class TableTest {
         try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
             f.setLength(f.length() - 10);
         }
-        assertThatThrownBy(() -> TableReader.open(path, 1, filterStats)).isInstanceOf(CorruptionException.class);
+        assertThatThrownBy(() -> TableReader.open(path, 1, filterStats, noCache)).isInstanceOf(CorruptionException.class);
         try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
             f.setLength(20);
         }
-        assertThatThrownBy(() -> TableReader.open(path, 1, filterStats)).isInstanceOf(CorruptionException.class)
+        assertThatThrownBy(() -> TableReader.open(path, 1, filterStats, noCache)).isInstanceOf(CorruptionException.class)
                 .hasMessageContaining("shorter than its footer");
     }
 
@@ -272,7 +304,7 @@ class TableTest {
         }
         assertThat(golden).as("golden file (regenerate with -Dstrata.regenerateGolden=true)").exists();
         assertThat(Files.readAllBytes(path)).isEqualTo(Files.readAllBytes(golden));
-        TableReader r = TableReader.open(golden, 1, filterStats);
+        TableReader r = TableReader.open(golden, 1, filterStats, noCache);
         try {
             assertThat(r.get(key(5), 1000).value()).isEqualTo("value-5".getBytes(StandardCharsets.UTF_8));
             assertThat(r.get(key(3), 1000).state()).isEqualTo(Lookup.State.DELETED);

@@ -1,0 +1,38 @@
+package dev.strata.bench;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * The figures of one benchmark run.
+ *
+ * @param name         the benchmark, as on the command line
+ * @param threads      threads that ran it
+ * @param ops          ops done by all threads
+ * @param found        for reads, ops that found their key; null for writes
+ * @param bytes        key and value bytes written or read
+ * @param seconds      wall time from the first thread's start to the last one's end
+ * @param latency      per-op latency
+ * @param storageAfter the engine's storage figures right after, for benchmarks that change
+ *                     storage; null otherwise
+ */
+record BenchmarkResult(String name, int threads, long ops, Long found, long bytes, double seconds,
+                       LatencySummary latency, StorageStats storageAfter) {
+    private static final double MB = 1 << 20;
+
+    /** Wall time per op, in microseconds, as db_bench counts it: elapsed time x threads / ops. */
+    @JsonProperty
+    double microsPerOp() {
+        return ops == 0 ? 0 : seconds * 1e6 * threads / ops;
+    }
+
+    @JsonProperty
+    double opsPerSecond() {
+        return seconds == 0 ? 0 : ops / seconds;
+    }
+
+    /** Key and value bytes per second, in MiB (db_bench's "MB"). */
+    @JsonProperty
+    double mbPerSecond() {
+        return seconds == 0 ? 0 : bytes / MB / seconds;
+    }
+}

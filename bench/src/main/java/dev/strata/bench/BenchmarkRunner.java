@@ -1,0 +1,240 @@
+package dev.strata.bench;
+
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the {@link Benchmark}s of a {@link Workload} on one target, one after another on the
+ * same data, as db_bench does.
+ *
+ * <p>Each op is timed alone with {@link System#nanoTime()} into a histogram owned by its thread
+ * (no sharing, no atomics on the hot path), and keys and values are made before the clock
+ * starts, so the latencies are those of the engine calls. Throughput is wall time over all ops,
+ * making keys and values included, as in db_bench. The histograms are merged when the threads end.
+ *
+ * <p>Not thread-safe: one benchmark at a time.
+ */
+final class BenchmarkRunner {
+    private final BenchTarget target;
+    private final Workload workload;
+    /** Splits off each thread's random source in a fixed order, so a seed replays a run. */
+    private final SplittableRandom seeds;
+
+    BenchmarkRunner(BenchTarget target, Workload workload) {
+        this.target = target;
+        this.workload = workload;
+        this.seeds = new SplittableRandom(workload.seed());
+    }
+
+    BenchmarkResult run(Benchmark benchmark) throws InterruptedException {
+        long num = workload.num();
+        long reads = workload.reads();
+        Measured measured = switch (benchmark) {
+            case FILLSEQ -> inThreads((share, random, meter) -> fillSequential(share.of(num), random, meter));
+            case FILLRANDOM, OVERWRITE -> inThreads((share, random, meter) -> fillRandom(share.of(num), random, meter));
+            case READRANDOM -> inThreads((share, random, meter) -> readRandom(share.of(reads), random, meter));
+            case READSEQ -> inThreads((share, random, meter) -> readSequential(meter));
+            case SEEKRANDOM -> inThreads((share, random, meter) -> seekRandom(share.of(reads), random, meter));
+            case FLUSH -> once(target::flush);
+            case COMPACT -> once(target::compact);
+        };
+        boolean countsFound = benchmark == Benchmark.READRANDOM || benchmark == Benchmark.SEEKRANDOM;
+        Meter total = measured.total();
+        return new BenchmarkResult(benchmark.label(), measured.threads(), total.ops, countsFound ? total.found : null,
+                total.bytes, measured.seconds(), LatencySummary.of(total.latency),
+                benchmark.changesStorage() ? target.stats() : null);
+    }
+
+    private void fillSequential(Range keys, SplittableRandom random, Meter meter) {
+        ValueGenerator values = newValueGenerator(random);
+        for (long i = keys.first(); i < keys.end(); i++) {
+            put(Keys.of(i), values.next(), meter);
+        }
+    }
+
+    private void fillRandom(Range ops, SplittableRandom random, Meter meter) {
+        ValueGenerator values = newValueGenerator(random);
+        for (long i = 0; i < ops.count(); i++) {
+            put(Keys.of(random.nextLong(workload.num())), values.next(), meter);
+        }
+    }
+
+    private ValueGenerator newValueGenerator(SplittableRandom random) {
+        return new ValueGenerator(random.nextLong(), workload.valueSize(), workload.compressibility());
+    }
+
+    private void put(byte[] key, byte[] value, Meter meter) {
+        long start = System.nanoTime();
+        target.put(key, value);
+        meter.record(start, key.length + value.length);
+    }
+
+    private void readRandom(Range ops, SplittableRandom random, Meter meter) {
+        for (long i = 0; i < ops.count(); i++) {
+            byte[] key = Keys.of(random.nextLong(workload.num()));
+            long start = System.nanoTime();
+            byte[] value = target.get(key);
+            if (value != null) {
+                meter.record(start, key.length + value.length);
+                meter.found++;
+            } else {
+                meter.record(start, 0);
+            }
+        }
+    }
+
+    /** One op per entry: the time of each {@code next()}, the first one included. */
+    private void readSequential(Meter meter) {
+        try (BenchTarget.Cursor cursor = target.scan(null)) {
+            while (true) {
+                long start = System.nanoTime();
+                if (!cursor.next()) {
+                    break;
+                }
+                meter.record(start, cursor.key().length + cursor.value().length);
+            }
+        }
+    }
+
+    /** One op per seek: opening the cursor, reading up to seek-nexts entries and closing it. Found means it landed on the key sought. */
+    private void seekRandom(Range ops, SplittableRandom random, Meter meter) {
+        for (long i = 0; i < ops.count(); i++) {
+            byte[] key = Keys.of(random.nextLong(workload.num()));
+            long start = System.nanoTime();
+            long bytes = 0;
+            try (BenchTarget.Cursor cursor = target.scan(key)) {
+                for (int n = 0; n < workload.seekNexts() && cursor.next(); n++) {
+                    if (n == 0 && Arrays.equals(cursor.key(), key)) {
+                        meter.found++;
+                    }
+                    bytes += cursor.key().length + cursor.value().length;
+                }
+            }
+            meter.record(start, bytes);
+        }
+    }
+
+    /** Runs {@code body} in {@link Workload#threads()} threads started together and waits for all. */
+    private Measured inThreads(ThreadBody body) throws InterruptedException {
+        int threads = workload.threads();
+        List<Callable<Meter>> tasks = new ArrayList<>(threads);
+        for (int t = 0; t < threads; t++) {
+            Share share = new Share(t, threads);
+            SplittableRandom random = seeds.split();
+            tasks.add(() -> {
+                Meter meter = new Meter();
+                meter.start = System.nanoTime();
+                body.run(share, random, meter);
+                meter.end = System.nanoTime();
+                return meter;
+            });
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads, Thread.ofPlatform().name("bench-", 0).factory());
+        try {
+            List<Meter> meters = new ArrayList<>(threads);
+            for (Future<Meter> future : pool.invokeAll(tasks)) {
+                meters.add(result(future));
+            }
+            return new Measured(threads, meters);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Meter result(Future<Meter> future) throws InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            // The engine's own exception, not a wrapper: it is what the report should show.
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Runs a whole-database operation (flush, compact) once in this thread, as one op. */
+    private static Measured once(Runnable operation) {
+        Meter meter = new Meter();
+        meter.start = System.nanoTime();
+        operation.run();
+        meter.end = System.nanoTime();
+        meter.record(meter.start, 0);
+        return new Measured(1, List.of(meter));
+    }
+
+    @FunctionalInterface
+    private interface ThreadBody {
+        void run(Share share, SplittableRandom random, Meter meter);
+    }
+
+    /** Thread {@code index} of {@code threads}, which takes its contiguous part of a count of ops or keys. */
+    private record Share(int index, int threads) {
+        /** This thread's part of [0, total): the parts differ by at most one and cover it all. */
+        Range of(long total) {
+            long base = total / threads;
+            long extra = total % threads;
+            long first = base * index + Math.min(index, extra);
+            return new Range(first, base + (index < extra ? 1 : 0));
+        }
+    }
+
+    private record Range(long first, long count) {
+        long end() {
+            return first + count;
+        }
+    }
+
+    /** One thread's counts and latencies. */
+    private static final class Meter {
+        /** Sized up front, so recording never resizes it; longer ops are recorded as this long. */
+        private static final long MAX_LATENCY_NANOS = TimeUnit.HOURS.toNanos(1);
+
+        final Histogram latency = new Histogram(MAX_LATENCY_NANOS, 3);
+        long ops;
+        long bytes;
+        long found;
+        long start;
+        long end;
+
+        void record(long startNanos, long opBytes) {
+            latency.recordValue(Math.min(System.nanoTime() - startNanos, MAX_LATENCY_NANOS));
+            ops++;
+            bytes += opBytes;
+        }
+    }
+
+    /** The meters of every thread of one benchmark. */
+    private record Measured(int threads, List<Meter> meters) {
+        /** Wall time from the first thread's start to the last one's end. */
+        double seconds() {
+            long start = meters.stream().mapToLong(m -> m.start).min().orElseThrow();
+            long end = meters.stream().mapToLong(m -> m.end).max().orElseThrow();
+            return (end - start) / 1e9;
+        }
+
+        Meter total() {
+            Meter total = new Meter();
+            for (Meter m : meters) {
+                total.latency.add(m.latency);
+                total.ops += m.ops;
+                total.bytes += m.bytes;
+                total.found += m.found;
+            }
+            return total;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.strata.bench;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The human-readable report, in db_bench's layout: a header with the run's parameters, then one
+ * line per benchmark, followed by the engine's storage figures after benchmarks that change them.
+ */
+final class ConsoleReport {
+    private static final String INDENT = " ".repeat(15);
+
+    private final PrintStream out;
+
+    ConsoleReport(PrintStream out) {
+        this.out = out;
+    }
+
+    void header(String command, BenchTarget target, Workload w, DbDirectory db, MachineInfo machine) {
+        long entryBytes = Keys.SIZE + (long) w.valueSize();
+        line("strata-bench %s on %s", command, target.name());
+        line("Keys:        %d bytes each", Keys.SIZE);
+        line("Values:      %d bytes each (about %d after compression)", w.valueSize(),
+                Math.round(w.valueSize() * (1 - w.compressibility())));
+        line("Entries:     %d", w.num());
+        line("Raw size:    %s (estimated)", bytes(entryBytes * w.num()));
+        line("Reads:       %d, %d nexts per seek", w.reads(), w.seekNexts());
+        line("Threads:     %d", w.threads());
+        line("Seed:        %d", w.seed());
+        line("DB:          %s%s", db.path(), db.deleteOnClose() ? " (deleted at exit)" : "");
+        line("Machine:     %d cores, %s memory, JDK %s (%s), max heap %s", machine.cores(),
+                machine.physicalMemoryBytes() < 0 ? "unknown" : bytes(machine.physicalMemoryBytes()),
+                machine.jvmVersion(), machine.jvmVendor(), bytes(machine.maxHeapBytes()));
+        line("Options:     %s", target.settings().entrySet().stream()
+                .map(Map.Entry::toString).collect(Collectors.joining(", ")));
+        line("-".repeat(60));
+    }
+
+    void result(Benchmark benchmark, BenchmarkResult r) {
+        if (benchmark.wholeDatabase()) {
+            line("%-12s : %10.3f ms", r.name(), r.seconds() * 1e3);
+        } else {
+            rates(r);
+        }
+        if (r.storageAfter() != null) {
+            storage(r.storageAfter());
+        }
+    }
+
+    private void rates(BenchmarkResult r) {
+        LatencySummary latency = r.latency();
+        String found = r.found() == null ? "" : String.format(Locale.ROOT, "  (%d of %d found)", r.found(), r.ops());
+        line("%-12s : %10.3f micros/op %10d ops/s %8.1f MB/s  p50 %.2f us  p99 %.2f us  p99.9 %.2f us%s",
+                r.name(), r.microsPerOp(), Math.round(r.opsPerSecond()), r.mbPerSecond(),
+                latency.p50(), latency.p99(), latency.p999(), found);
+    }
+
+    private void storage(StorageStats s) {
+        line("%swrite-amp %.2f  space-amp %.2f  disk %s  live %s  flushes %d  compactions %d  stalled %.1f ms",
+                INDENT, s.writeAmplification(), s.spaceAmplification(), bytes(s.totalBytes()), bytes(s.liveBytes()),
+                s.flushes(), s.compactions(), s.stallMicros() / 1e3);
+        for (StorageStats.Level level : s.levels()) {
+            line("%sL%d %5d files %11s stored %11s raw  %.2fx", INDENT, level.level(), level.files(),
+                    bytes(level.storedBytes()), bytes(level.rawBytes()), level.compressionRatio());
+        }
+    }
+
+    private void line(String format, Object... args) {
+        out.println(String.format(Locale.ROOT, format, args));
+    }
+
+    /** A byte count with a binary unit: {@code 512 B}, {@code 12.3 MiB}. */
+    private static String bytes(long n) {
+        if (n < 1024) {
+            return n + " B";
+        }
+        int unit = (63 - Long.numberOfLeadingZeros(n)) / 10;
+        return String.format(Locale.ROOT, "%.1f %siB", n / (double) (1L << (unit * 10)), "KMGTPE".charAt(unit - 1));
+    }
+}

@@ -1,0 +1,56 @@
+package dev.strata.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * The directory a benchmark's database lives in: one the user named, which is used as it is and
+ * kept, or a fresh temporary one, deleted on {@link #close()} unless asked to keep it.
+ */
+final class DbDirectory implements AutoCloseable {
+    private final Path path;
+    private final boolean deleteOnClose;
+
+    private DbDirectory(Path path, boolean deleteOnClose) {
+        this.path = path;
+        this.deleteOnClose = deleteOnClose;
+    }
+
+    /**
+     * @param given the directory the user named, or null for a fresh temporary one
+     * @param keep  keep a temporary directory after the run
+     */
+    static DbDirectory create(Path given, boolean keep) throws IOException {
+        if (given != null) {
+            return new DbDirectory(Files.createDirectories(given), false);
+        }
+        return new DbDirectory(Files.createTempDirectory("strata-bench-"), !keep);
+    }
+
+    Path path() {
+        return path;
+    }
+
+    boolean deleteOnClose() {
+        return deleteOnClose;
+    }
+
+    @Override
+    public void close() {
+        if (!deleteOnClose) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(path)) {
+            // Deepest first, so every directory is empty when its turn comes.
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + path, e);
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package dev.strata.bench;
+
+/**
+ * What the engine benchmarks do, resolved from the flags.
+ *
+ * @param num             distinct keys, numbered [0, num)
+ * @param valueSize       bytes per value
+ * @param compressibility fraction of each value that compresses away
+ * @param reads           gets of readrandom and seeks of seekrandom
+ * @param seekNexts       entries each seekrandom seek reads, at least 1
+ * @param threads         threads running each benchmark; fills, readrandom and seekrandom share
+ *                        their ops out among them, readseq scans everything in each thread
+ * @param seed            seed of every key and value drawn
+ */
+record Workload(long num, int valueSize, double compressibility, long reads, int seekNexts, int threads, long seed) {}
