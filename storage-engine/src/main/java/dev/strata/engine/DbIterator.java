@@ -6,6 +6,7 @@ import dev.strata.engine.memtable.ValueType;
 
 import java.lang.ref.Cleaner;
 import java.util.NoSuchElementException;
+import java.util.function.BiFunction;
 
 /**
  * The user-facing scan: walks a merged internal iterator, shows for each user key only its
@@ -19,6 +20,7 @@ final class DbIterator implements KeyValueIterator {
     private final InternalIterator merged;
     private final long sequence;
     private final byte[] toExclusive;
+    private final BiFunction<byte[], byte[], byte[]> resolvePointer;
     private final Release release;
     private final Cleaner.Cleanable cleanable;
     private byte[] lastUserKeySeen; // an encoded internal key whose user key was already decided
@@ -50,13 +52,16 @@ final class DbIterator implements KeyValueIterator {
     }
 
     /**
-     * @param merged     every layer of the view, merged; positioned by this constructor
-     * @param unpin      releases what the view pins (its version), once
+     * @param merged         every layer of the view, merged; positioned by this constructor
+     * @param resolvePointer (user key, encoded pointer) to the value in the value log
+     * @param unpin          releases what the view pins (its version, and so its value logs), once
      */
-    DbIterator(InternalIterator merged, long sequence, byte[] fromInclusive, byte[] toExclusive, Runnable unpin) {
+    DbIterator(InternalIterator merged, long sequence, byte[] fromInclusive, byte[] toExclusive,
+               BiFunction<byte[], byte[], byte[]> resolvePointer, Runnable unpin) {
         this.merged = merged;
         this.sequence = sequence;
         this.toExclusive = toExclusive;
+        this.resolvePointer = resolvePointer;
         this.release = new Release(merged, unpin);
         this.cleanable = CLEANER.register(this, release);
         try {
@@ -83,8 +88,15 @@ final class DbIterator implements KeyValueIterator {
                 break;
             }
             lastUserKeySeen = key;
-            if (InternalKey.typeCodeOf(key) == ValueType.VALUE.code()) {
+            int type = InternalKey.typeCodeOf(key);
+            if (type == ValueType.VALUE.code()) {
                 next = new KeyValue(InternalKey.userKeyOf(key), merged.value().clone());
+                merged.next();
+                return;
+            }
+            if (type == ValueType.VALUE_POINTER.code()) {
+                byte[] userKey = InternalKey.userKeyOf(key);
+                next = new KeyValue(userKey, resolvePointer.apply(userKey, merged.value()));
                 merged.next();
                 return;
             }

@@ -7,13 +7,17 @@ import dev.strata.engine.compaction.CompactionJob;
 import dev.strata.engine.compaction.CompactionPicker;
 import dev.strata.engine.compaction.ObsoleteEntryFilter;
 import dev.strata.engine.compaction.TableOutputs;
+import dev.strata.engine.compaction.ValueLogGcPolicy;
 import dev.strata.engine.compress.CompressionPolicy;
 import dev.strata.engine.iterator.InternalIterator;
 import dev.strata.engine.iterator.MergingIterator;
+import dev.strata.engine.memtable.InternalKey;
 import dev.strata.engine.memtable.Lookup;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.memtable.ValueType;
 import dev.strata.engine.sst.FilterStats;
 import dev.strata.engine.sst.TableBuilder;
+import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.util.ByteSink;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.FileNames;
@@ -21,6 +25,11 @@ import dev.strata.engine.version.LevelIterator;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.vlog.ValueLogFileMetadata;
+import dev.strata.engine.vlog.ValueLogId;
+import dev.strata.engine.vlog.ValueLogs;
+import dev.strata.engine.vlog.ValuePointer;
+import dev.strata.engine.vlog.ValueSeparator;
 import dev.strata.engine.wal.LogWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,18 +43,25 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
  * Strata's storage engine: an LSM tree of a memtable, a write-ahead log and leveled,
@@ -85,6 +101,8 @@ public final class Engine implements AutoCloseable {
     private final TableCache tableCache;
     private final FilterStats filterStats;
     private final BlockCache blockCache;
+    private final ValueLogs valueLogs;
+    private final ValueLogGcPolicy gcPolicy;
     private final CompactionPicker picker;
     private final SnapshotList snapshots = new SnapshotList();
     private final Statistics stats = new Statistics();
@@ -133,7 +151,7 @@ public final class Engine implements AutoCloseable {
     }
 
     private Engine(Path dir, EngineOptions options, FileChannel lockChannel, FileLock lock, VersionSet versions,
-                   TableCache tableCache, FilterStats filterStats, BlockCache blockCache) {
+                   TableCache tableCache, FilterStats filterStats, BlockCache blockCache, ValueLogs valueLogs) {
         this.dir = dir;
         this.options = options;
         this.lockChannel = lockChannel;
@@ -142,6 +160,8 @@ public final class Engine implements AutoCloseable {
         this.tableCache = tableCache;
         this.filterStats = filterStats;
         this.blockCache = blockCache;
+        this.valueLogs = valueLogs;
+        this.gcPolicy = new ValueLogGcPolicy(options.valueLogGarbageRatio(), options.valueLogSpaceAmplification());
         this.picker = new CompactionPicker(options);
         this.policy = options.compressionPolicy();
         String name = dir.getFileName() == null ? "root" : dir.getFileName().toString();
@@ -150,7 +170,7 @@ public final class Engine implements AutoCloseable {
         versions.onVersionReleased(this::scheduleObsoleteFileDeletion);
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+    private static ThreadFactory daemon(String prefix) {
         AtomicInteger n = new AtomicInteger();
         return r -> {
             Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
@@ -175,8 +195,11 @@ public final class Engine implements AutoCloseable {
         FileLock lock = null;
         VersionSet versions = null;
         TableCache tableCache = null;
+        ValueLogs valueLogs = null;
         try {
             Files.createDirectories(dir);
+            Path valueLogDir = options.valueLogDirFor(dir);
+            Files.createDirectories(valueLogDir);
             lockChannel = FileChannel.open(dir.resolve(FileNames.LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             try {
                 lock = lockChannel.tryLock();
@@ -187,11 +210,13 @@ public final class Engine implements AutoCloseable {
                 throw new EngineException(EngineException.Code.LOCKED, dir + " is in use by another engine");
             }
             deleteTempFiles(dir);
-            versions = VersionSet.open(dir, options.numLevels(), options.maxManifestFileSize());
+            versions = VersionSet.open(dir, valueLogDir, options.numLevels(), options.maxManifestFileSize());
             FilterStats filterStats = new FilterStats();
             BlockCache blockCache = new BlockCache(options.blockCacheSize());
             tableCache = new TableCache(dir, options.maxOpenTables(), filterStats, blockCache);
-            Engine engine = new Engine(dir, options, lockChannel, lock, versions, tableCache, filterStats, blockCache);
+            valueLogs = new ValueLogs(valueLogDir, options.maxOpenTables());
+            Engine engine = new Engine(dir, options, lockChannel, lock, versions, tableCache, filterStats, blockCache,
+                    valueLogs);
             try {
                 engine.recover();
             } catch (IOException | RuntimeException e) {
@@ -200,7 +225,7 @@ public final class Engine implements AutoCloseable {
             }
             return engine;
         } catch (IOException | RuntimeException e) {
-            closeQuietly(e, versions, tableCache, lockChannel);
+            closeQuietly(e, versions, tableCache, valueLogs, lockChannel);
             if (e instanceof EngineException ee) {
                 throw ee;
             }
@@ -252,12 +277,11 @@ public final class Engine implements AutoCloseable {
         if (!recovered.isEmpty()) {
             Version base = versions.acquireCurrent();
             try {
-                for (FileMetadata f : writeLevel0(recovered, base, lastSequence)) {
-                    edit.addFile(0, f);
-                }
+                writeLevel0(recovered, base, lastSequence, edit);
             } finally {
                 versions.release(base);
             }
+            syncOutputDirectories();
         }
         if (recovered.appliedMarker() != null) {
             edit.appliedMarker(recovered.appliedMarker());
@@ -507,7 +531,7 @@ public final class Engine implements AutoCloseable {
 
     private void publishMemTables() {
         List<MemTable> newestFirst = new ArrayList<>(imms);
-        java.util.Collections.reverse(newestFirst);
+        Collections.reverse(newestFirst);
         memtables = new MemTables(mem, List.copyOf(newestFirst));
     }
 
@@ -566,57 +590,87 @@ public final class Engine implements AutoCloseable {
     }
 
     private void flushOne(MemTable imm, long nextWalNumber, long smallestSnapshot) throws IOException {
-        Version base = versions.acquireCurrent();
-        List<FileMetadata> files;
-        try {
-            files = writeLevel0(imm, base, smallestSnapshot);
-        } finally {
-            versions.release(base);
-        }
         VersionEdit.Builder edit = VersionEdit.builder().logNumber(nextWalNumber)
                 .lastSequence(Math.max(imm.largestSequence(), versions.lastSequence()));
         if (imm.appliedMarker() != null) {
             edit.appliedMarker(imm.appliedMarker());
         }
-        files.forEach(f -> edit.addFile(0, f));
-        versions.logAndApply(edit.build());
-        long bytes = files.stream().mapToLong(FileMetadata::fileSize).sum();
-        stats.flushBytes.add(bytes);
+        Version base = versions.acquireCurrent();
+        try {
+            writeLevel0(imm, base, smallestSnapshot, edit);
+        } finally {
+            versions.release(base);
+        }
+        syncOutputDirectories();
+        VersionEdit built = edit.build();
+        versions.logAndApply(built);
         stats.flushes.increment();
-        LOG.debug("flushed memtable of {} entries to {}", imm.size(), files);
+        LOG.debug("flushed memtable of {} entries: {}", imm.size(), built);
         mutex.lock();
         try {
             imms.remove(imm);
             publishMemTables();
+        } finally {
+            mutex.unlock();
+        }
+        deleteObsoleteFiles(); // the flushed memtable's log, before anyone waiting on the flush is woken
+        mutex.lock();
+        try {
             backgroundChanged.signalAll();
             maybeScheduleCompaction();
         } finally {
             mutex.unlock();
         }
-        deleteObsoleteFiles();
     }
 
-    /** Writes a memtable as L0 table(s), dropping what no reader can see; returns them (none if all dropped). */
-    private List<FileMetadata> writeLevel0(MemTable m, Version base, long smallestSnapshot) throws IOException {
+    /**
+     * Writes a memtable as an L0 table, dropping what no reader can see and separating large
+     * values into a value log; adds what it wrote to {@code edit} (nothing when all was dropped).
+     */
+    private void writeLevel0(MemTable m, Version base, long smallestSnapshot, VersionEdit.Builder edit) throws IOException {
         CompressionPolicy p = policy;
         TableBuilder.Options tableOptions = new TableBuilder.Options(options.blockSize(), options.blockRestartInterval(),
                 options.bloomBitsPerKey(), p.codecFor(0, base.deepestNonEmptyLevel() <= 0), p.zstdLevel());
         TableOutputs outputs = new TableOutputs(dir, versions, tableOptions, Long.MAX_VALUE, List.of(), Long.MAX_VALUE);
+        ValueSeparator values = newValueSeparator(Set.of(), p);
         ObsoleteEntryFilter filter = new ObsoleteEntryFilter(smallestSnapshot, CompactionJob.baseLevelCheck(base, -1));
         try (InternalIterator it = m.iterator()) {
             for (it.seekToFirst(); it.valid(); it.next()) {
                 if (filter.keep(it.key())) {
-                    outputs.add(it.key(), it.value());
+                    ValueSeparator.Entry e = values.keep(it.key(), it.value());
+                    outputs.add(e.key(), e.value());
                 }
             }
-            return outputs.finish();
+            List<ValueLogFileMetadata> logs = values.finish();
+            List<FileMetadata> files = outputs.finish();
+            files.forEach(f -> edit.addFile(0, f));
+            logs.forEach(edit::addValueLog);
+            stats.flushBytes.add(outputs.bytesWritten());
+            stats.valueLogBytes.add(values.bytesWritten());
         } catch (IOException | RuntimeException e) {
             try {
                 outputs.abandon();
+                values.abandon();
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw e;
+        }
+    }
+
+    /** A value separator for one flush or compaction job. */
+    private ValueSeparator newValueSeparator(Set<ValueLogId> relocate, CompressionPolicy p) {
+        return new ValueSeparator(valueLogs.directory(), versions.origin(), versions::newPendingOutput,
+                versions::releasePendingOutput, valueLogs,
+                options.valueLogEnabled() ? options.minBlobSize() : Integer.MAX_VALUE, relocate, p.longLivedCodec(),
+                p.zstdLevel(), options.valueLogFileSize());
+    }
+
+    /** New files' directory entries must be durable before the manifest edit that names them. */
+    private void syncOutputDirectories() throws IOException {
+        VersionSet.syncDirectory(dir);
+        if (!valueLogs.directory().equals(dir)) {
+            VersionSet.syncDirectory(valueLogs.directory());
         }
     }
 
@@ -627,7 +681,7 @@ public final class Engine implements AutoCloseable {
         }
         while (runningCompactions < options.compactionThreads()) {
             Version base = versions.acquireCurrent();
-            Compaction c = picker.pick(base, compactingFiles, policy);
+            Compaction c = picker.pick(base, compactingFiles, policy, gcPolicy, gcPolicy.candidates(base));
             if (c == null) {
                 versions.release(base);
                 return;
@@ -668,6 +722,7 @@ public final class Engine implements AutoCloseable {
             setBackgroundError(new EngineException(EngineException.Code.IO_ERROR, "compaction " + c + " failed: " + e, e));
         } finally {
             versions.release(base);
+            deleteObsoleteFiles(); // before signalling: a settled engine holds no obsolete files
             mutex.lock();
             try {
                 unmarkBusy(c);
@@ -676,7 +731,6 @@ public final class Engine implements AutoCloseable {
             } finally {
                 mutex.unlock();
             }
-            deleteObsoleteFiles();
         }
     }
 
@@ -689,12 +743,22 @@ public final class Engine implements AutoCloseable {
         } finally {
             mutex.unlock();
         }
+        CompressionPolicy p = policy;
+        ValueSeparator values = newValueSeparator(gcPolicy.candidates(base), p);
         CompactionJob.Result r = new CompactionJob(dir, versions, tableCache, options)
-                .run(c, base, smallestSnapshot, policy, () -> closing);
+                .run(c, base, smallestSnapshot, p, values, () -> closing);
+        if (!c.trivialMove()) {
+            syncOutputDirectories();
+        }
         versions.logAndApply(r.edit());
         stats.compactions.increment();
+        if (c.reason() == Compaction.Reason.GARBAGE) {
+            stats.gcCompactions.increment();
+        }
         stats.compactionBytesRead.add(r.bytesRead());
         stats.compactionBytesWritten.add(r.bytesWritten());
+        stats.valueLogBytes.add(r.valueLogBytesWritten());
+        stats.relocatedBytes.add(r.relocatedBytes());
         LOG.debug("{} done: {} outputs, {} bytes, {} entries dropped", c, r.outputs().size(), r.bytesWritten(),
                 r.droppedEntries());
         return r.outputs();
@@ -709,15 +773,17 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Deletes tables no live version lists, logs older than the manifest's log number and old
-     * manifests. The directory is listed before the live set is computed: a file created after
-     * the listing is not seen, and one created before it is already pending or live.
+     * Deletes tables and value logs no live version lists, logs older than the manifest's log
+     * number and old manifests. Directories are listed before the live sets are computed: a file
+     * created after the listing is not seen, and one created before it is already pending or live.
      */
     private void deleteObsoleteFiles() {
         synchronized (obsoleteFileLock) {
             List<Path> names;
-            try (var s = Files.list(dir)) {
-                names = s.toList();
+            List<Path> valueLogNames;
+            try {
+                names = list(dir);
+                valueLogNames = valueLogs.directory().equals(dir) ? names : list(valueLogs.directory());
             } catch (IOException e) {
                 LOG.warn("cannot list {} to delete obsolete files: {}", dir, e.toString());
                 return;
@@ -740,13 +806,30 @@ public final class Engine implements AutoCloseable {
                     if (f.kind() == FileNames.Kind.TABLE) {
                         tableCache.evict(f.number());
                     }
-                    try {
-                        Files.deleteIfExists(p);
-                    } catch (IOException e) {
-                        LOG.warn("cannot delete obsolete {}: {}", p, e.toString());
-                    }
+                    deleteQuietly(p);
                 }
             }
+            for (Path p : valueLogNames) {
+                ValueLogId id = ValueLogId.parse(p.getFileName().toString());
+                if (id != null && !versions.isValueLogLive(id)) {
+                    valueLogs.evict(id);
+                    deleteQuietly(p);
+                }
+            }
+        }
+    }
+
+    private static List<Path> list(Path d) throws IOException {
+        try (var s = Files.list(d)) {
+            return s.toList();
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            LOG.warn("cannot delete obsolete {}: {}", p, e.toString());
         }
     }
 
@@ -771,11 +854,26 @@ public final class Engine implements AutoCloseable {
             Version v = versions.acquireCurrent();
             try {
                 r = v.get(key, sequence, tableCache);
+                if (r.state() == Lookup.State.FOUND_POINTER) {
+                    return resolve(key, r.value()); // while v pins the value log
+                }
             } finally {
                 versions.release(v);
             }
         }
         return r.state() == Lookup.State.FOUND ? r.value().clone() : null;
+    }
+
+    /** The value a pointer entry for {@code userKey} points at. */
+    private byte[] resolve(byte[] userKey, byte[] encodedPointer) {
+        ValuePointer p;
+        try {
+            p = ValuePointer.decode(encodedPointer);
+        } catch (ByteReader.MalformedException e) {
+            throw new EngineException(EngineException.Code.CORRUPTION, "value pointer for key "
+                    + HexFormat.of().formatHex(userKey) + " is malformed: " + e.getMessage());
+        }
+        return valueLogs.read(p, userKey);
     }
 
     /**
@@ -805,7 +903,8 @@ public final class Engine implements AutoCloseable {
                     children.add(new LevelIterator(files, tableCache));
                 }
             }
-            return new DbIterator(new MergingIterator(children), sequence, from, to, () -> versions.release(v));
+            return new DbIterator(new MergingIterator(children), sequence, from, to, this::resolve,
+                    () -> versions.release(v));
         } catch (RuntimeException e) {
             versions.release(v);
             throw e;
@@ -942,7 +1041,7 @@ public final class Engine implements AutoCloseable {
     }
 
     /** Runs one manual compaction on this thread (mutex held on entry and exit); adds its outputs to {@code written}. */
-    private void runManual(java.util.function.Function<Version, Compaction> pick, Set<Long> written) {
+    private void runManual(Function<Version, Compaction> pick, Set<Long> written) {
         checkWritable();
         Version base = versions.acquireCurrent();
         Compaction c = pick.apply(base);
@@ -960,6 +1059,84 @@ public final class Engine implements AutoCloseable {
             versions.release(base);
             mutex.lock();
             unmarkBusy(c);
+        }
+    }
+
+    /**
+     * Waits until no flush or compaction is running and none is due: every level is under its
+     * target and no value-log file awaits garbage collection that a compaction could do. For
+     * tests and benchmarks that measure a settled engine (RocksDB's {@code WaitForCompact}).
+     *
+     * @throws EngineException when background work failed or the engine closed meanwhile
+     */
+    public void waitForCompactions() {
+        mutex.lock();
+        try {
+            while (true) {
+                checkWritable();
+                maybeScheduleCompaction();
+                if (!flushRunning && imms.isEmpty() && runningCompactions == 0) {
+                    return;
+                }
+                awaitBackground(0);
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Reads everything the current version holds and checks it: every table block's checksum,
+     * every separated value's record (checksum, key) and, per value-log file, that the record
+     * bytes the tables point to equal the live bytes the manifest counts (garbage accounting is
+     * exact, so they must). Reads the whole database: an operator's and a test's tool.
+     *
+     * @throws CorruptionException when stored data is damaged
+     * @throws EngineException with code CORRUPTION when the value-log accounting does not match
+     */
+    public VerifyReport verify() {
+        checkOpen();
+        Version v = versions.acquireCurrent();
+        try {
+            Map<ValueLogId, Long> pointed = new HashMap<>();
+            int tables = 0;
+            long entries = 0;
+            long pointers = 0;
+            for (int level = 0; level < v.numLevels(); level++) {
+                for (FileMetadata f : v.files(level)) {
+                    tables++;
+                    try (InternalIterator it = tableCache.iterator(f)) {
+                        for (it.seekToFirst(); it.valid(); it.next()) {
+                            entries++;
+                            if (InternalKey.typeCodeOf(it.key())
+                                    == ValueType.VALUE_POINTER.code()) {
+                                byte[] userKey = InternalKey.userKeyOf(it.key());
+                                ValuePointer p = ValuePointer.decode(it.value());
+                                if (!v.valueLogs().containsKey(p.file())) {
+                                    throw new EngineException(EngineException.Code.CORRUPTION, "table " + f.number()
+                                            + " points into value log " + p.file() + " which the manifest does not list");
+                                }
+                                resolve(userKey, it.value());
+                                pointed.merge(p.file(), (long) p.length(), Long::sum);
+                                pointers++;
+                            }
+                        }
+                    }
+                }
+            }
+            long live = 0;
+            for (var f : v.valueLogs().values()) {
+                long referenced = pointed.getOrDefault(f.metadata().id(), 0L);
+                if (referenced != f.liveBytes()) {
+                    throw new EngineException(EngineException.Code.CORRUPTION, "value log " + f.metadata().id()
+                            + ": tables point to " + referenced + " record bytes, the manifest counts "
+                            + f.liveBytes() + " live");
+                }
+                live += referenced;
+            }
+            return new VerifyReport(tables, entries, v.valueLogs().size(), pointers, live);
+        } finally {
+            versions.release(v);
         }
     }
 
@@ -1007,12 +1184,19 @@ public final class Engine implements AutoCloseable {
             for (MemTable m : view.immsNewestFirst()) {
                 memBytes += m.approximateBytes();
             }
+            List<EngineStats.ValueLogStats> logs = new ArrayList<>();
+            for (var f : v.valueLogs().values()) {
+                logs.add(new EngineStats.ValueLogStats(f.metadata().id().fileName(), f.metadata().fileSize(),
+                        f.garbageBytes()));
+            }
+            long liveValues = v.valueLogs().values().stream().mapToLong(f -> f.liveBytes()).sum();
             return new EngineStats(stats.userBytes.sum(), stats.walBytes.sum(), stats.walSyncs.sum(), stats.flushBytes.sum(),
-                    stats.compactionBytesRead.sum(), stats.compactionBytesWritten.sum(), estimateLiveBytes(v),
-                    directoryBytes(), levels, stats.flushes.sum(), stats.compactions.sum(), stats.stallSlowdowns.sum(),
+                    stats.compactionBytesRead.sum(), stats.compactionBytesWritten.sum(), stats.valueLogBytes.sum(),
+                    stats.relocatedBytes.sum(), estimateLiveBytes(v) + liveValues, directoryBytes(), levels,
+                    stats.flushes.sum(), stats.compactions.sum(), stats.gcCompactions.sum(), stats.stallSlowdowns.sum(),
                     stats.stallStops.sum(), stats.stallMicros.sum(), stats.writesStopped, filterStats.useful(),
-                    filterStats.falsePositives(), blockCache.hits(), blockCache.misses(), blockCache.usedBytes(), memBytes, view.immsNewestFirst().size(),
-                    picker.pendingCompactionBytes(v), visibleSequence);
+                    filterStats.falsePositives(), blockCache.hits(), blockCache.misses(), blockCache.usedBytes(), memBytes,
+                    view.immsNewestFirst().size(), picker.pendingCompactionBytes(v), visibleSequence, logs);
         } finally {
             versions.release(v);
         }
@@ -1023,13 +1207,13 @@ public final class Engine implements AutoCloseable {
      * counted unless a table counted before already covers its whole key range.
      */
     private static long estimateLiveBytes(Version v) {
-        TreeMap<byte[], byte[]> counted = new TreeMap<>(java.util.Arrays::compareUnsigned);
+        TreeMap<byte[], byte[]> counted = new TreeMap<>(Arrays::compareUnsigned);
         long live = 0;
         for (int l = v.numLevels() - 1; l >= 0; l--) {
             List<FileMetadata> added = new ArrayList<>();
             for (FileMetadata f : v.files(l)) {
                 var floor = counted.floorEntry(f.smallestUserKey());
-                boolean covered = floor != null && java.util.Arrays.compareUnsigned(floor.getValue(), f.largestUserKey()) >= 0;
+                boolean covered = floor != null && Arrays.compareUnsigned(floor.getValue(), f.largestUserKey()) >= 0;
                 if (!covered) {
                     live += f.fileSize();
                     added.add(f);
@@ -1037,15 +1221,24 @@ public final class Engine implements AutoCloseable {
             }
             for (FileMetadata f : added) {
                 counted.merge(f.smallestUserKey(), f.largestUserKey(),
-                        (a, b) -> java.util.Arrays.compareUnsigned(a, b) >= 0 ? a : b);
+                        (a, b) -> Arrays.compareUnsigned(a, b) >= 0 ? a : b);
             }
         }
         return live;
     }
 
+    /** Real bytes of every file in the data directory and, when it is elsewhere, the value-log directory. */
     private long directoryBytes() {
+        long total = directoryBytes(dir);
+        if (!valueLogs.directory().equals(dir)) {
+            total += directoryBytes(valueLogs.directory());
+        }
+        return total;
+    }
+
+    private static long directoryBytes(Path d) {
         long total = 0;
-        try (var s = Files.list(dir)) {
+        try (var s = Files.list(d)) {
             for (Path p : (Iterable<Path>) s::iterator) {
                 try {
                     total += Files.size(p);
@@ -1054,7 +1247,7 @@ public final class Engine implements AutoCloseable {
                 }
             }
         } catch (IOException e) {
-            throw EngineException.io("listing " + dir, e);
+            throw EngineException.io("listing " + d, e);
         }
         return total;
     }
@@ -1101,7 +1294,7 @@ public final class Engine implements AutoCloseable {
             failure = e;
         }
         deleteObsoleteFiles();
-        for (AutoCloseable r : new AutoCloseable[] {versions, tableCache, lock, lockChannel}) {
+        for (AutoCloseable r : new AutoCloseable[] {versions, tableCache, valueLogs, lock, lockChannel}) {
             try {
                 r.close();
             } catch (Exception e) {

@@ -2,6 +2,7 @@ package dev.strata.engine;
 
 import dev.strata.engine.compress.CompressionPolicy;
 
+import java.nio.file.Path;
 import java.util.Objects;
 
 /**
@@ -31,6 +32,17 @@ import java.util.Objects;
  * @param blockCacheSize           bytes of uncompressed data blocks cached (default 64 MiB; 0 disables it)
  * @param maxManifestFileSize      manifest bytes before it is rewritten as a fresh snapshot (default 64 MiB)
  * @param compressionPolicy        codec per level (default {@link CompressionPolicy#defaults()})
+ * @param valueLogEnabled          separate large values into value-log files (default true)
+ * @param minBlobSize              values of at least this many bytes are separated (default 1 KiB); smaller
+ *                                 values stay in the tables, where small writes are cheapest
+ * @param valueLogDir              where value-log files live (default null: the data directory); another
+ *                                 device lets keys sit on fast storage and values on large storage
+ * @param valueLogFileSize         a compaction's value-log output is cut at this size (default 256 MiB)
+ * @param valueLogGarbageRatio     a value-log file with at least this fraction of garbage has its live values
+ *                                 relocated by the compactions that read them (default 0.5; Titan's choice:
+ *                                 value write amplification at most 1/r, space amplification at most 1/(1-r))
+ * @param valueLogSpaceAmplification when all value logs take more than this times their live bytes, the files
+ *                                 with the most garbage are collected too (default 1.5; 0 turns this off)
  */
 public record EngineOptions(
         WalMode walMode,
@@ -52,7 +64,13 @@ public record EngineOptions(
         int maxOpenTables,
         long blockCacheSize,
         long maxManifestFileSize,
-        CompressionPolicy compressionPolicy) {
+        CompressionPolicy compressionPolicy,
+        boolean valueLogEnabled,
+        int minBlobSize,
+        Path valueLogDir,
+        long valueLogFileSize,
+        double valueLogGarbageRatio,
+        double valueLogSpaceAmplification) {
 
     private static final long KiB = 1024;
     private static final long MiB = 1024 * KiB;
@@ -82,6 +100,21 @@ public record EngineOptions(
         require(maxOpenTables >= 16, "maxOpenTables", maxOpenTables, ">= 16");
         require(blockCacheSize >= 0, "blockCacheSize", blockCacheSize, ">= 0");
         require(maxManifestFileSize >= 64 * KiB, "maxManifestFileSize", maxManifestFileSize, ">= 64 KiB");
+        require(minBlobSize >= 1, "minBlobSize", minBlobSize, ">= 1");
+        require(valueLogFileSize >= 64 * KiB, "valueLogFileSize", valueLogFileSize, ">= 64 KiB");
+        if (!(valueLogGarbageRatio > 0 && valueLogGarbageRatio <= 1)) {
+            throw new EngineException(EngineException.Code.INVALID_ARGUMENT,
+                    "valueLogGarbageRatio must be in (0, 1], was " + valueLogGarbageRatio);
+        }
+        if (!(valueLogSpaceAmplification == 0 || valueLogSpaceAmplification > 1)) {
+            throw new EngineException(EngineException.Code.INVALID_ARGUMENT,
+                    "valueLogSpaceAmplification must be 0 (off) or above 1, was " + valueLogSpaceAmplification);
+        }
+    }
+
+    /** The directory value-log files live in for a database in {@code dataDir}. */
+    public Path valueLogDirFor(Path dataDir) {
+        return valueLogDir != null ? valueLogDir : dataDir;
     }
 
     private static void require(boolean ok, String name, long value, String rule) {
@@ -134,6 +167,12 @@ public record EngineOptions(
         private long blockCacheSize = 64 * MiB;
         private long maxManifestFileSize = 64 * MiB;
         private CompressionPolicy compressionPolicy = CompressionPolicy.defaults();
+        private boolean valueLogEnabled = true;
+        private int minBlobSize = (int) KiB;
+        private Path valueLogDir;
+        private long valueLogFileSize = 256 * MiB;
+        private double valueLogGarbageRatio = 0.5;
+        private double valueLogSpaceAmplification = 1.5;
 
         private Builder() {}
 
@@ -158,6 +197,12 @@ public record EngineOptions(
             blockCacheSize = o.blockCacheSize;
             maxManifestFileSize = o.maxManifestFileSize;
             compressionPolicy = o.compressionPolicy;
+            valueLogEnabled = o.valueLogEnabled;
+            minBlobSize = o.minBlobSize;
+            valueLogDir = o.valueLogDir;
+            valueLogFileSize = o.valueLogFileSize;
+            valueLogGarbageRatio = o.valueLogGarbageRatio;
+            valueLogSpaceAmplification = o.valueLogSpaceAmplification;
         }
 
         public Builder walMode(WalMode v) { walMode = v; return this; }
@@ -180,13 +225,20 @@ public record EngineOptions(
         public Builder blockCacheSize(long bytes) { blockCacheSize = bytes; return this; }
         public Builder maxManifestFileSize(long bytes) { maxManifestFileSize = bytes; return this; }
         public Builder compressionPolicy(CompressionPolicy v) { compressionPolicy = v; return this; }
+        public Builder valueLogEnabled(boolean v) { valueLogEnabled = v; return this; }
+        public Builder minBlobSize(int bytes) { minBlobSize = bytes; return this; }
+        public Builder valueLogDir(Path dir) { valueLogDir = dir; return this; }
+        public Builder valueLogFileSize(long bytes) { valueLogFileSize = bytes; return this; }
+        public Builder valueLogGarbageRatio(double v) { valueLogGarbageRatio = v; return this; }
+        public Builder valueLogSpaceAmplification(double v) { valueLogSpaceAmplification = v; return this; }
 
         public EngineOptions build() {
             return new EngineOptions(walMode, writeBufferSize, maxImmutableMemtables, blockSize, blockRestartInterval,
                     bloomBitsPerKey, targetFileSize, level1MaxBytes, levelSizeMultiplier, numLevels,
                     level0CompactionTrigger, level0SlowdownTrigger, level0StopTrigger, softPendingCompactionBytes,
                     hardPendingCompactionBytes, compactionThreads, maxOpenTables, blockCacheSize, maxManifestFileSize,
-                    compressionPolicy);
+                    compressionPolicy, valueLogEnabled, minBlobSize, valueLogDir, valueLogFileSize, valueLogGarbageRatio,
+                    valueLogSpaceAmplification);
         }
     }
 }

@@ -12,14 +12,18 @@ import java.util.List;
  * @param flushBytesWritten       table bytes written by memtable flushes
  * @param compactionBytesRead     table bytes read by compactions
  * @param compactionBytesWritten  table bytes written by compactions
+ * @param valueLogBytesWritten    value-log bytes written by flushes and compactions (relocations included)
+ * @param valueLogRelocatedBytes  value-log record bytes garbage collection moved out of files being emptied
  * @param liveBytes               estimated size of the data after a full compaction, from real
  *                                table sizes: tables counted from the bottom level up, skipping
  *                                tables whose key range a deeper counted table already covers
- *                                (RocksDB's estimate-live-data-size)
+ *                                (RocksDB's estimate-live-data-size), plus the value-log bytes
+ *                                not counted as garbage
  * @param totalBytes              real size of every file in the data directory
  * @param levels                  per level: files and stored vs raw (uncompressed) bytes
  * @param flushes                 memtable flushes completed
  * @param compactions             compactions completed (trivial moves included)
+ * @param gcCompactions           of those, compactions started to collect value-log garbage
  * @param stallSlowdowns          writes delayed by 1 ms because L0 or compaction debt passed its slowdown limit
  * @param stallStops              times writers waited for a flush or compaction to make room
  * @param stallMicros             total time writers spent delayed or stopped
@@ -33,6 +37,7 @@ import java.util.List;
  * @param immutableMemtables      frozen memtables waiting for flush
  * @param pendingCompactionBytes  estimated bytes compactions must rewrite to bring every level under target
  * @param lastSequence            sequence number of the newest visible write
+ * @param valueLogs               per value-log file: size and exact garbage
  */
 public record EngineStats(
         long userBytesWritten,
@@ -41,11 +46,14 @@ public record EngineStats(
         long flushBytesWritten,
         long compactionBytesRead,
         long compactionBytesWritten,
+        long valueLogBytesWritten,
+        long valueLogRelocatedBytes,
         long liveBytes,
         long totalBytes,
         List<LevelStats> levels,
         long flushes,
         long compactions,
+        long gcCompactions,
         long stallSlowdowns,
         long stallStops,
         long stallMicros,
@@ -58,15 +66,17 @@ public record EngineStats(
         long memtableBytes,
         int immutableMemtables,
         long pendingCompactionBytes,
-        long lastSequence) {
+        long lastSequence,
+        List<ValueLogStats> valueLogs) {
 
     public EngineStats {
         levels = List.copyOf(levels);
+        valueLogs = List.copyOf(valueLogs);
     }
 
-    /** Bytes written to disk for every user byte: (WAL + flush + compaction) / user; 0 before any write. */
+    /** Bytes written to disk for every user byte: (WAL + flush + compaction + value log) / user; 0 before any write. */
     public double writeAmplification() {
-        long disk = walBytesWritten + flushBytesWritten + compactionBytesWritten;
+        long disk = walBytesWritten + flushBytesWritten + compactionBytesWritten + valueLogBytesWritten;
         return userBytesWritten == 0 ? 0 : (double) disk / userBytesWritten;
     }
 
@@ -74,6 +84,19 @@ public record EngineStats(
     public double spaceAmplification() {
         return liveBytes == 0 ? 0 : (double) totalBytes / liveBytes;
     }
+
+    /** Bytes of the value-log files the current version lists. */
+    public long valueLogBytes() {
+        return valueLogs.stream().mapToLong(ValueLogStats::bytes).sum();
+    }
+
+    /** Garbage bytes in those files. */
+    public long valueLogGarbageBytes() {
+        return valueLogs.stream().mapToLong(ValueLogStats::garbageBytes).sum();
+    }
+
+    /** One value-log file: its name, size and exact garbage. */
+    public record ValueLogStats(String file, long bytes, long garbageBytes) {}
 
     /** Files, stored bytes and raw (uncompressed) bytes of one level. */
     public record LevelStats(int level, int files, long storedBytes, long rawBytes) {

@@ -12,6 +12,9 @@ final class Statistics {
     final LongAdder compactionBytesWritten = new LongAdder();
     final LongAdder flushes = new LongAdder();
     final LongAdder compactions = new LongAdder();
+    final LongAdder gcCompactions = new LongAdder();
+    final LongAdder valueLogBytes = new LongAdder();
+    final LongAdder relocatedBytes = new LongAdder();
     final LongAdder stallSlowdowns = new LongAdder();
     final LongAdder stallStops = new LongAdder();
     final LongAdder stallMicros = new LongAdder();

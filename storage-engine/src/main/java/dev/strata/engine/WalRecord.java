@@ -56,7 +56,7 @@ final class WalRecord {
         long sequence = h.firstSequence();
         for (int i = 0; i < h.count(); i++) {
             ValueType type = ValueType.fromCode(in.get());
-            if (type == null) {
+            if (type == null || type == ValueType.VALUE_POINTER) {
                 throw new ByteReader.MalformedException("unknown entry type at " + in.position());
             }
             byte[] key = in.getLengthPrefixed();

@@ -20,10 +20,20 @@ import java.util.List;
  *                     later compaction expensive)
  * @param bottommost   no level below the output holds data: the output gets the bottommost codec
  * @param trivialMove  one input, nothing to merge with, same codec: move the file instead of rewriting it
- * @param manual       started by {@code compactRange}, not by a score
+ * @param reason       why it runs
  */
 public record Compaction(int level, int outputLevel, List<FileMetadata> inputs, List<FileMetadata> outputInputs,
-                         List<FileMetadata> grandparents, boolean bottommost, boolean trivialMove, boolean manual) {
+                         List<FileMetadata> grandparents, boolean bottommost, boolean trivialMove, Reason reason) {
+
+    /** Why a compaction runs. */
+    public enum Reason {
+        /** A level is over its file-count or size target. */
+        SCORE,
+        /** {@code compactRange} asked for it. */
+        MANUAL,
+        /** A table points into a value-log file chosen for garbage collection. */
+        GARBAGE
+    }
 
     public Compaction {
         if (outputLevel != level + 1 && !(outputLevel == level && outputInputs.isEmpty() && level > 0)) {
@@ -54,7 +64,7 @@ public record Compaction(int level, int outputLevel, List<FileMetadata> inputs, 
     @Override
     public String toString() {
         return "Compaction[L" + level + "->L" + outputLevel() + " " + inputs.size() + "+" + outputInputs.size()
-                + " files, " + inputBytes() + "B" + (trivialMove ? ", move" : "") + (manual ? ", manual" : "")
+                + " files, " + inputBytes() + "B" + (trivialMove ? ", move" : "") + ", " + reason
                 + (bottommost ? ", bottommost" : "") + "]";
     }
 }

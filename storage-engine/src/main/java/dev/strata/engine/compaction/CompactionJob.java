@@ -12,6 +12,8 @@ import dev.strata.engine.version.LevelIterator;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.vlog.ValueLogFileMetadata;
+import dev.strata.engine.vlog.ValueSeparator;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,9 +29,15 @@ import java.util.function.Predicate;
  * and a crash leaves them as orphans that the next open deletes.
  */
 public final class CompactionJob {
-    /** What a finished job produced. */
+    /**
+     * What a finished job produced.
+     *
+     * @param bytesWritten         table bytes written
+     * @param valueLogBytesWritten value-log bytes written (separated and relocated values)
+     * @param relocatedBytes       value-log record bytes moved out of files being garbage-collected
+     */
     public record Result(VersionEdit edit, List<FileMetadata> outputs, long bytesRead, long bytesWritten,
-                         long droppedEntries) {}
+                         long valueLogBytesWritten, long relocatedBytes, long droppedEntries) {}
 
     private final Path dir;
     private final VersionSet versions;
@@ -47,11 +55,12 @@ public final class CompactionJob {
      * Runs {@code c}, picked from {@code base} (which the caller keeps referenced until this returns).
      *
      * @param smallestSnapshot the oldest sequence a reader may read at
+     * @param values           separates large values and relocates those of files being collected
      * @param cancelled        polled while merging; when true the job abandons its outputs and
      *                         throws {@link EngineException} with code CLOSED
      */
     public Result run(Compaction c, Version base, long smallestSnapshot, CompressionPolicy policy,
-                      BooleanSupplier cancelled) throws IOException {
+                      ValueSeparator values, BooleanSupplier cancelled) throws IOException {
         VersionEdit.Builder edit = VersionEdit.builder();
         for (FileMetadata f : c.inputs()) {
             edit.deleteFile(c.level(), f.number());
@@ -62,7 +71,7 @@ public final class CompactionJob {
         if (c.trivialMove()) {
             FileMetadata f = c.inputs().get(0);
             edit.addFile(c.outputLevel(), f);
-            return new Result(edit.build(), List.of(f), 0, 0, 0);
+            return new Result(edit.build(), List.of(f), 0, 0, 0, 0, 0);
         }
 
         TableBuilder.Options tableOptions = new TableBuilder.Options(options.blockSize(), options.blockRestartInterval(),
@@ -78,22 +87,35 @@ public final class CompactionJob {
                 }
                 byte[] key = input.key();
                 if (filter.keep(key)) {
-                    outputs.add(key, input.value());
+                    ValueSeparator.Entry out = values.keep(key, input.value());
+                    outputs.add(out.key(), out.value());
+                } else {
+                    values.dropped(key, input.value());
                 }
             }
+            List<ValueLogFileMetadata> logs = values.finish();
             List<FileMetadata> written = outputs.finish();
             for (FileMetadata f : written) {
                 edit.addFile(c.outputLevel(), f);
             }
-            return new Result(edit.build(), written, c.inputBytes(), outputs.bytesWritten(), filter.droppedEntries());
+            logs.forEach(edit::addValueLog);
+            values.garbage().forEach(edit::addGarbage);
+            return new Result(edit.build(), written, c.inputBytes(), outputs.bytesWritten(), values.bytesWritten(),
+                    values.relocatedBytes(), filter.droppedEntries());
         } catch (IOException | RuntimeException e) {
-            try {
-                outputs.abandon();
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
+            for (ThrowingRunnable cleanup : List.<ThrowingRunnable>of(outputs::abandon, values::abandon)) {
+                try {
+                    cleanup.run();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
             }
             throw e;
         }
+    }
+
+    private interface ThrowingRunnable {
+        void run() throws IOException;
     }
 
     private InternalIterator mergedInputs(Compaction c) {

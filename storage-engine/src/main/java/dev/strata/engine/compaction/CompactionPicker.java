@@ -5,6 +5,7 @@ import dev.strata.engine.compress.CompressionPolicy;
 import dev.strata.engine.memtable.InternalKey;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.Version;
+import dev.strata.engine.vlog.ValueLogId;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,8 +59,38 @@ public final class CompactionPicker {
         return pending;
     }
 
-    /** The compaction to run next, or null when no level needs one or all candidates are busy. */
-    public synchronized Compaction pick(Version v, Set<Long> busy, CompressionPolicy policy) {
+    /**
+     * The compaction to run next: the most urgent level over its target, else a compaction that
+     * garbage-collects one of {@code gcCandidates}; null when nothing is due or all candidates are busy.
+     */
+    public synchronized Compaction pick(Version v, Set<Long> busy, CompressionPolicy policy,
+                                        ValueLogGcPolicy gc, Set<ValueLogId> gcCandidates) {
+        Compaction c = pickByScore(v, busy, policy);
+        if (c != null || gcCandidates.isEmpty()) {
+            return c;
+        }
+        ValueLogGcPolicy.TargetedFile t = gc.targetedCompactionFile(v, gcCandidates, busy);
+        if (t == null) {
+            return null;
+        }
+        if (t.level() == 0) {
+            Compaction l0 = pickLevel0(v, busy, policy);
+            return l0 == null ? null : withReason(l0, Compaction.Reason.GARBAGE);
+        }
+        // Rewrite just that table in place: the cheapest compaction that moves its values.
+        int below = t.level() + 1;
+        List<FileMetadata> grandparents = below < v.numLevels()
+                ? v.overlapping(below, t.file().smallestUserKey(), t.file().largestUserKey()) : List.of();
+        return new Compaction(t.level(), t.level(), List.of(t.file()), List.of(), grandparents,
+                t.level() >= v.deepestNonEmptyLevel(), false, Compaction.Reason.GARBAGE);
+    }
+
+    private static Compaction withReason(Compaction c, Compaction.Reason reason) {
+        return new Compaction(c.level(), c.outputLevel(), c.inputs(), c.outputInputs(), c.grandparents(), c.bottommost(),
+                false, reason);
+    }
+
+    private Compaction pickByScore(Version v, Set<Long> busy, CompressionPolicy policy) {
         Integer[] levels = new Integer[v.numLevels() - 1];
         for (int i = 0; i < levels.length; i++) {
             levels[i] = i;
@@ -70,6 +101,7 @@ public final class CompactionPicker {
                 break;
             }
             Compaction c = level == 0 ? pickLevel0(v, busy, policy) : pickFileAt(v, level, busy, policy);
+
             if (c != null) {
                 return c;
             }
@@ -82,7 +114,7 @@ public final class CompactionPicker {
         if (inputs.isEmpty() || anyBusy(inputs, busy)) {
             return null;
         }
-        return expand(v, 0, inputs, busy, policy, false);
+        return expand(v, 0, inputs, busy, policy, Compaction.Reason.SCORE);
     }
 
     private Compaction pickFileAt(Version v, int level, Set<Long> busy, CompressionPolicy policy) {
@@ -99,7 +131,7 @@ public final class CompactionPicker {
             if (busy.contains(f.number())) {
                 continue;
             }
-            Compaction c = expand(v, level, List.of(f), busy, policy, false);
+            Compaction c = expand(v, level, List.of(f), busy, policy, Compaction.Reason.SCORE);
             if (c != null) {
                 compactPointer[level] = f.largest();
                 return c;
@@ -124,12 +156,12 @@ public final class CompactionPicker {
         if (anyBusy(inputs, busy)) {
             throw new IllegalStateException("manual compaction found busy files; callers wait for running compactions");
         }
-        return expand(v, level, inputs, busy, policy, true);
+        return expand(v, level, inputs, busy, policy, Compaction.Reason.MANUAL);
     }
 
     /** Adds the overlapping files of the next level and decides bottommost and trivial move; null if any is busy. */
     private Compaction expand(Version v, int level, List<FileMetadata> inputs, Set<Long> busy,
-                              CompressionPolicy policy, boolean manual) {
+                              CompressionPolicy policy, Compaction.Reason reason) {
         byte[] smallest = null;
         byte[] largest = null;
         for (FileMetadata f : inputs) {
@@ -154,7 +186,7 @@ public final class CompactionPicker {
         boolean trivialMove = inputs.size() == 1 && next.isEmpty()
                 && grandparentBytes <= maxGrandparentOverlap(options)
                 && policy.codecFor(level, false) == policy.codecFor(outputLevel, bottommost);
-        return new Compaction(level, outputLevel, inputs, next, grandparents, bottommost, trivialMove, manual);
+        return new Compaction(level, outputLevel, inputs, next, grandparents, bottommost, trivialMove, reason);
     }
 
     /**
@@ -168,7 +200,7 @@ public final class CompactionPicker {
             return null;
         }
         List<FileMetadata> grandparents = level + 1 < v.numLevels() ? v.overlapping(level + 1, from, to) : List.of();
-        return new Compaction(level, level, inputs, List.of(), grandparents, true, false, true);
+        return new Compaction(level, level, inputs, List.of(), grandparents, true, false, Compaction.Reason.MANUAL);
     }
 
     /** LevelDB's rule: an output overlapping more than ten target files of the grandparent level is cut. */

@@ -1,18 +1,22 @@
 package dev.strata.engine.compaction;
 
 import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.memtable.ValueType;
 import dev.strata.engine.sst.TableBuilder;
 import dev.strata.engine.sst.TableProperties;
 import dev.strata.engine.util.FileWriter;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.vlog.ValueLogId;
+import dev.strata.engine.vlog.ValuePointer;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * Writes the sorted output of a flush or compaction into one or more tables. A new table is
@@ -36,6 +40,7 @@ public final class TableOutputs {
 
     private TableBuilder builder;
     private long builderNumber;
+    private final TreeSet<ValueLogId> valueLogs = new TreeSet<>();
     private byte[] lastKey;
     private int grandparentIndex;
     private long grandparentOverlap;
@@ -70,6 +75,9 @@ public final class TableOutputs {
             builder = new TableBuilder(FileWriter.create(FileNames.table(dir, builderNumber)), tableOptions);
         }
         builder.add(internalKey, value);
+        if (InternalKey.typeCodeOf(internalKey) == ValueType.VALUE_POINTER.code()) {
+            valueLogs.add(ValuePointer.decode(value).file());
+        }
         lastKey = internalKey;
     }
 
@@ -95,7 +103,8 @@ public final class TableOutputs {
         long size = builder.fileSize();
         bytesWritten += size;
         finished.add(new FileMetadata(builderNumber, size, p.smallestKey(), p.largestKey(), p.smallestSequence(),
-                p.largestSequence(), p.entries(), p.rawDataBytes()));
+                p.largestSequence(), p.entries(), p.rawDataBytes(), List.copyOf(valueLogs)));
+        valueLogs.clear();
         builder = null;
     }
 

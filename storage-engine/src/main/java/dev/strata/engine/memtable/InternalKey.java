@@ -81,6 +81,13 @@ public record InternalKey(byte[] userKey, long sequence, ValueType type) impleme
         return (int) (Coding.getLong(encoded, encoded.length - TRAILER_SIZE) & 0xFF);
     }
 
+    /** A copy of an encoded internal key with another type in its trailer (same user key and sequence). */
+    public static byte[] withType(byte[] encoded, ValueType type) {
+        byte[] out = encoded.clone();
+        Coding.putLong(out, out.length - TRAILER_SIZE, packTrailer(sequenceOf(encoded), type.code()));
+        return out;
+    }
+
     public static byte[] userKeyOf(byte[] encoded) {
         return Arrays.copyOf(encoded, encoded.length - TRAILER_SIZE);
     }

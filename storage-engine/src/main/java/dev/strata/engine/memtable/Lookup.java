@@ -2,10 +2,17 @@ package dev.strata.engine.memtable;
 
 /**
  * The answer of one layer of the tree (a memtable or a table) to a point lookup: the key's
- * newest visible version is a value, a tombstone, or not in this layer (look deeper).
+ * newest visible version is a value, a pointer to a value in the value log, a tombstone, or not
+ * in this layer (look deeper).
  */
 public record Lookup(State state, byte[] value) {
-    public enum State { FOUND, DELETED, NOT_FOUND }
+    public enum State {
+        FOUND,
+        /** Found; {@code value} is an encoded {@code ValuePointer} the caller resolves. */
+        FOUND_POINTER,
+        DELETED,
+        NOT_FOUND
+    }
 
     public static final Lookup NOT_FOUND = new Lookup(State.NOT_FOUND, null);
     public static final Lookup DELETED = new Lookup(State.DELETED, null);
@@ -30,6 +37,9 @@ public record Lookup(State state, byte[] value) {
         }
         if (type == ValueType.VALUE.code()) {
             return found(value);
+        }
+        if (type == ValueType.VALUE_POINTER.code()) {
+            return new Lookup(State.FOUND_POINTER, value);
         }
         throw new IllegalArgumentException("unknown value type " + type);
     }

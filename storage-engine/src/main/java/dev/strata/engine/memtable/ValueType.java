@@ -8,10 +8,15 @@ public enum ValueType {
     /** The key was deleted at this sequence number (a tombstone). */
     DELETION(0),
     /** The key holds the entry's value. */
-    VALUE(1);
+    VALUE(1),
+    /**
+     * The key's value lives in a value-log file; the entry holds a {@code ValuePointer}. Only
+     * flush and compaction write these, never the write path (so never the WAL or a memtable).
+     */
+    VALUE_POINTER(2);
 
     /** The highest code: a lookup key carries it so it sorts before every entry of the same sequence. */
-    public static final int MAX_CODE = 1;
+    public static final int MAX_CODE = 2;
 
     private final byte code;
 
@@ -28,6 +33,7 @@ public enum ValueType {
         return switch (code) {
             case 0 -> DELETION;
             case 1 -> VALUE;
+            case 2 -> VALUE_POINTER;
             default -> null;
         };
     }

@@ -1,6 +1,9 @@
 package dev.strata.engine.version;
 
 import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.vlog.ValueLogId;
+
+import java.util.List;
 
 /**
  * What the manifest records about one table file. Immutable; reference counts and open
@@ -14,9 +17,15 @@ import dev.strata.engine.memtable.InternalKey;
  * @param largestSequence  highest sequence number in the file
  * @param entries          entries, tombstones included
  * @param rawDataBytes     data block bytes before compression, for the compression ratio
+ * @param valueLogs        value-log files the table's pointers point into (sorted, distinct):
+ *                         what a targeted garbage-collection compaction looks up
  */
 public record FileMetadata(long number, long fileSize, byte[] smallest, byte[] largest, long smallestSequence,
-                           long largestSequence, long entries, long rawDataBytes) {
+                           long largestSequence, long entries, long rawDataBytes, List<ValueLogId> valueLogs) {
+
+    public FileMetadata {
+        valueLogs = List.copyOf(valueLogs);
+    }
 
     public byte[] smallestUserKey() {
         return InternalKey.userKeyOf(smallest);
@@ -39,7 +48,7 @@ public record FileMetadata(long number, long fileSize, byte[] smallest, byte[] l
         return o instanceof FileMetadata f && f.number == number && f.fileSize == fileSize
                 && java.util.Arrays.equals(f.smallest, smallest) && java.util.Arrays.equals(f.largest, largest)
                 && f.smallestSequence == smallestSequence && f.largestSequence == largestSequence
-                && f.entries == entries && f.rawDataBytes == rawDataBytes;
+                && f.entries == entries && f.rawDataBytes == rawDataBytes && f.valueLogs.equals(valueLogs);
     }
 
     @Override

@@ -4,9 +4,14 @@ import dev.strata.engine.cache.TableCache;
 import dev.strata.engine.memtable.InternalKey;
 import dev.strata.engine.memtable.Lookup;
 
+import dev.strata.engine.vlog.ValueLogId;
+
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -29,17 +34,27 @@ public final class Version {
             (a, b) -> InternalKey.COMPARATOR.compare(a.smallest(), b.smallest());
 
     private final List<List<FileMetadata>> levels;
+    private final SortedMap<ValueLogId, ValueLogFile> valueLogs;
     private final AtomicInteger refs = new AtomicInteger(1);
     private final Consumer<Version> onRelease;
 
-    /** @param levels files per level, already ordered as the class comment says */
-    Version(List<List<FileMetadata>> levels, Consumer<Version> onRelease) {
+    /**
+     * @param levels    files per level, already ordered as the class comment says
+     * @param valueLogs the value-log files this version's tables may point into
+     */
+    Version(List<List<FileMetadata>> levels, SortedMap<ValueLogId, ValueLogFile> valueLogs, Consumer<Version> onRelease) {
         List<List<FileMetadata>> copy = new ArrayList<>(levels.size());
         for (List<FileMetadata> l : levels) {
             copy.add(List.copyOf(l));
         }
         this.levels = List.copyOf(copy);
+        this.valueLogs = Collections.unmodifiableSortedMap(new TreeMap<>(valueLogs));
         this.onRelease = onRelease;
+    }
+
+    /** The value-log files of this version with their garbage, by id. */
+    public SortedMap<ValueLogId, ValueLogFile> valueLogs() {
+        return valueLogs;
     }
 
     public int numLevels() {
@@ -144,6 +159,12 @@ public final class Version {
                 s.append(" L").append(l).append('=').append(levels.get(l).size()).append(" files/")
                         .append(levelBytes(l)).append('B');
             }
+        }
+        if (!valueLogs.isEmpty()) {
+            long bytes = valueLogs.values().stream().mapToLong(f -> f.metadata().fileSize()).sum();
+            long garbage = valueLogs.values().stream().mapToLong(ValueLogFile::garbageBytes).sum();
+            s.append(" vlog=").append(valueLogs.size()).append(" files/").append(bytes).append("B (")
+                    .append(garbage).append("B garbage)");
         }
         return s.append(" ]").toString();
     }

@@ -4,12 +4,15 @@ import dev.strata.engine.CorruptionException;
 import dev.strata.engine.EngineException;
 import dev.strata.engine.memtable.InternalKey;
 import dev.strata.engine.util.ByteReader;
+import dev.strata.engine.vlog.ValueLogFileMetadata;
+import dev.strata.engine.vlog.ValueLogId;
 import dev.strata.engine.wal.LogReader;
 import dev.strata.engine.wal.LogWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,18 +20,21 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The coordinator of the on-disk tree (LevelDB's {@code version_set}): the current
  * {@link Version}, the manifest that logs every change to it, the file number counter, the
- * durable sequence and applied marker, and the set of versions still in use.
+ * durable sequence and applied marker, the database's origin id, and the set of versions still
+ * in use.
  *
  * <p>Commit protocol: {@link #logAndApply} appends the edit to the manifest and fsyncs it
  * before installing the new version, so a crash leaves either the old or the new state. A new
@@ -36,12 +42,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * and published by writing {@code CURRENT} to a temporary file, fsyncing it, renaming it over
  * {@code CURRENT} and fsyncing the directory.
  *
+ * <p>Value-log files: an edit that brings a file's garbage up to all of its record bytes also
+ * removes it from the version (the logged edit says so), so a file with nothing live never
+ * lingers; it is deleted from disk once no live version lists it.
+ *
  * <p>Thread-safe: {@link #logAndApply} is serialized; {@link #current} may be read anytime.
  */
 public final class VersionSet implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(VersionSet.class);
 
     private final Path dir;
+    private final Path valueLogDir;
     private final int numLevels;
     private final long maxManifestSize;
     private final Set<Version> live = ConcurrentHashMap.newKeySet();
@@ -53,36 +64,129 @@ public final class VersionSet implements AutoCloseable {
     private long logNumber;
     private long lastSequence;
     private byte[] appliedMarker;
+    private long origin;
     private long manifestNumber;
     private LogWriter manifest;
 
-    private VersionSet(Path dir, int numLevels, long maxManifestSize) {
+    private VersionSet(Path dir, Path valueLogDir, int numLevels, long maxManifestSize) {
         this.dir = dir;
+        this.valueLogDir = valueLogDir;
         this.numLevels = numLevels;
         this.maxManifestSize = maxManifestSize;
     }
 
+    /** The state a manifest describes, rebuilt edit by edit. */
+    private static final class State {
+        final List<List<FileMetadata>> levels;
+        final SortedMap<ValueLogId, ValueLogFile> valueLogs;
+
+        State(List<List<FileMetadata>> levels, SortedMap<ValueLogId, ValueLogFile> valueLogs) {
+            this.levels = levels;
+            this.valueLogs = valueLogs;
+        }
+
+        static State empty(int numLevels) {
+            List<List<FileMetadata>> levels = new ArrayList<>(numLevels);
+            for (int i = 0; i < numLevels; i++) {
+                levels.add(new ArrayList<>());
+            }
+            return new State(levels, new TreeMap<>());
+        }
+
+        static State of(Version v) {
+            List<List<FileMetadata>> levels = new ArrayList<>(v.numLevels());
+            for (int l = 0; l < v.numLevels(); l++) {
+                levels.add(new ArrayList<>(v.files(l)));
+            }
+            return new State(levels, new TreeMap<>(v.valueLogs()));
+        }
+
+        /**
+         * Applies an edit; returns the value-log files it left with nothing live (already removed).
+         *
+         * @throws IllegalStateException when the edit does not fit the state
+         */
+        List<ValueLogId> apply(VersionEdit edit) {
+            for (VersionEdit.LevelFile d : edit.deletedFiles()) {
+                if (d.level() < 0 || d.level() >= levels.size()
+                        || !levels.get(d.level()).removeIf(f -> f.number() == d.number())) {
+                    throw new IllegalStateException("edit deletes table " + d.number() + " absent from L" + d.level());
+                }
+            }
+            for (VersionEdit.NewFile n : edit.newFiles()) {
+                if (n.level() < 0 || n.level() >= levels.size()) {
+                    throw new IllegalStateException("table at level " + n.level() + " of " + levels.size());
+                }
+                levels.get(n.level()).add(n.file());
+            }
+            for (ValueLogFileMetadata m : edit.newValueLogs()) {
+                valueLogs.put(m.id(), new ValueLogFile(m, 0));
+            }
+            List<ValueLogId> emptied = new ArrayList<>();
+            for (VersionEdit.Garbage g : edit.valueLogGarbage()) {
+                ValueLogFile f = valueLogs.get(g.file());
+                if (f == null) {
+                    throw new IllegalStateException("garbage for value log " + g.file() + " which is not live");
+                }
+                ValueLogFile updated = f.plusGarbage(g.bytes());
+                if (updated.garbageBytes() > updated.metadata().recordBytes()) {
+                    throw new IllegalStateException("value log " + g.file() + " would hold " + updated.garbageBytes()
+                            + " garbage bytes of " + updated.metadata().recordBytes());
+                }
+                valueLogs.put(g.file(), updated);
+            }
+            for (ValueLogId id : edit.deletedValueLogs()) {
+                if (valueLogs.remove(id) == null) {
+                    throw new IllegalStateException("edit deletes value log " + id + " which is not live");
+                }
+            }
+            for (ValueLogFile f : List.copyOf(valueLogs.values())) {
+                if (f.garbageBytes() == f.metadata().recordBytes()) {
+                    valueLogs.remove(f.metadata().id());
+                    emptied.add(f.metadata().id());
+                }
+            }
+            levels.get(0).sort(Version.NEWEST_FIRST);
+            for (int l = 1; l < levels.size(); l++) {
+                levels.get(l).sort(Version.BY_SMALLEST_KEY);
+            }
+            return emptied;
+        }
+    }
+
     /**
      * Opens the tree in {@code dir}: replays the manifest named by {@code CURRENT}, or creates an
-     * empty tree when the directory holds no engine files; then starts a fresh manifest.
+     * empty tree (with a new origin id) when the directory holds no engine files; then starts a
+     * fresh manifest.
      *
+     * @param valueLogDir where value-log files live (may be {@code dir})
      * @throws CorruptionException when the manifest is damaged or describes an impossible tree
      */
-    public static VersionSet open(Path dir, int numLevels, long maxManifestSize) throws IOException {
-        VersionSet vs = new VersionSet(dir, numLevels, maxManifestSize);
+    public static VersionSet open(Path dir, Path valueLogDir, int numLevels, long maxManifestSize) throws IOException {
+        VersionSet vs = new VersionSet(dir, valueLogDir, numLevels, maxManifestSize);
         Path currentFile = dir.resolve(FileNames.CURRENT);
-        List<List<FileMetadata>> levels;
+        State state;
         if (Files.exists(currentFile)) {
-            levels = vs.recover(currentFile);
+            state = vs.recover(currentFile);
         } else {
             vs.refuseWithoutCurrent();
-            levels = emptyLevels(numLevels);
+            state = State.empty(numLevels);
             vs.nextFileNumber = 1;
+            vs.origin = newOrigin();
         }
         vs.skipNumbersInUse();
-        vs.install(vs.newVersion(levels));
+        vs.install(vs.newVersion(state));
         vs.writeNewManifest();
         return vs;
+    }
+
+    /** A random, non-zero id for a new database. */
+    private static long newOrigin() {
+        long o;
+        do {
+            o = new SecureRandom().nextLong();
+        } while (o == 0);
+        return o;
     }
 
     /**
@@ -95,6 +199,14 @@ public final class VersionSet implements AutoCloseable {
                 FileNames.Parsed parsed = FileNames.parse(p.getFileName().toString());
                 if (parsed != null) {
                     nextFileNumber = Math.max(nextFileNumber, parsed.number() + 1);
+                }
+            }
+        }
+        try (var names = Files.list(valueLogDir)) {
+            for (Path p : (Iterable<Path>) names::iterator) {
+                ValueLogId id = ValueLogId.parse(p.getFileName().toString());
+                if (id != null && id.origin() == origin) {
+                    nextFileNumber = Math.max(nextFileNumber, id.number() + 1);
                 }
             }
         }
@@ -113,15 +225,14 @@ public final class VersionSet implements AutoCloseable {
         }
     }
 
-    private List<List<FileMetadata>> recover(Path currentFile) throws IOException {
+    private State recover(Path currentFile) throws IOException {
         String name = Files.readString(currentFile, StandardCharsets.UTF_8);
         FileNames.Parsed parsed = name.endsWith("\n") ? FileNames.parse(name.substring(0, name.length() - 1)) : null;
         if (parsed == null || parsed.kind() != FileNames.Kind.MANIFEST) {
             throw new CorruptionException(currentFile, 0, "CURRENT does not name a manifest: '" + name.strip() + "'");
         }
         Path manifestPath = FileNames.manifest(dir, parsed.number());
-        Map<Long, Integer> levelOf = new TreeMap<>();
-        Map<Long, FileMetadata> files = new TreeMap<>();
+        State state = State.empty(numLevels);
         boolean sawNextFile = false;
         try (LogReader reader = new LogReader(manifestPath)) {
             long recordStart = 0;
@@ -129,8 +240,11 @@ public final class VersionSet implements AutoCloseable {
                 VersionEdit edit;
                 try {
                     edit = VersionEdit.decode(record);
+                    state.apply(edit);
                 } catch (ByteReader.MalformedException e) {
                     throw new CorruptionException(manifestPath, recordStart, "version edit malformed: " + e.getMessage());
+                } catch (IllegalStateException e) {
+                    throw new CorruptionException(manifestPath, recordStart, "version edit does not apply: " + e.getMessage());
                 }
                 if (edit.logNumber() != null) {
                     logNumber = edit.logNumber();
@@ -145,21 +259,8 @@ public final class VersionSet implements AutoCloseable {
                 if (edit.appliedMarker() != null) {
                     appliedMarker = edit.appliedMarker();
                 }
-                for (VersionEdit.LevelFile d : edit.deletedFiles()) {
-                    Integer at = levelOf.remove(d.number());
-                    if (at == null || at != d.level()) {
-                        throw new CorruptionException(manifestPath, recordStart,
-                                "edit deletes file " + d.number() + " from L" + d.level() + " where it is not");
-                    }
-                    files.remove(d.number());
-                }
-                for (VersionEdit.NewFile n : edit.newFiles()) {
-                    if (n.level() < 0 || n.level() >= numLevels) {
-                        throw new CorruptionException(manifestPath, recordStart, "file at level " + n.level()
-                                + " but the engine has " + numLevels + " levels");
-                    }
-                    levelOf.put(n.file().number(), n.level());
-                    files.put(n.file().number(), n.file());
+                if (edit.origin() != null) {
+                    origin = edit.origin();
                 }
             }
             if (reader.tornTail()) {
@@ -172,48 +273,14 @@ public final class VersionSet implements AutoCloseable {
         if (!sawNextFile) {
             throw new CorruptionException(manifestPath, 0, "manifest has no next-file-number record");
         }
+        if (origin == 0) {
+            throw new CorruptionException(manifestPath, 0, "manifest has no origin id");
+        }
         manifestNumber = parsed.number();
         nextFileNumber = Math.max(nextFileNumber, manifestNumber + 1);
-        List<List<FileMetadata>> levels = emptyLevels(numLevels);
-        for (Map.Entry<Long, FileMetadata> e : files.entrySet()) {
-            levels.get(levelOf.get(e.getKey())).add(e.getValue());
-        }
-        sortLevels(levels);
-        checkConsistency(levels, manifestPath);
-        checkFilesPresent(levels);
-        return levels;
-    }
-
-    /** Every table the manifest lists must exist at its recorded size, or reads would fail later and further from the cause. */
-    private void checkFilesPresent(List<List<FileMetadata>> levels) throws IOException {
-        for (List<FileMetadata> level : levels) {
-            for (FileMetadata f : level) {
-                Path p = FileNames.table(dir, f.number());
-                if (!Files.exists(p)) {
-                    throw new CorruptionException(p, 0, "table listed in the manifest is missing");
-                }
-                long size = Files.size(p);
-                if (size != f.fileSize()) {
-                    throw new CorruptionException(p, Math.min(size, f.fileSize()),
-                            "table is " + size + " bytes, the manifest says " + f.fileSize());
-                }
-            }
-        }
-    }
-
-    private static List<List<FileMetadata>> emptyLevels(int n) {
-        List<List<FileMetadata>> levels = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            levels.add(new ArrayList<>());
-        }
-        return levels;
-    }
-
-    private static void sortLevels(List<List<FileMetadata>> levels) {
-        levels.get(0).sort(Version.NEWEST_FIRST);
-        for (int l = 1; l < levels.size(); l++) {
-            levels.get(l).sort(Version.BY_SMALLEST_KEY);
-        }
+        checkConsistency(state.levels, manifestPath);
+        checkFilesPresent(state);
+        return state;
     }
 
     /** Files of L1 and deeper must not overlap: a violation means the tree would return wrong data. */
@@ -229,8 +296,30 @@ public final class VersionSet implements AutoCloseable {
         }
     }
 
-    private Version newVersion(List<List<FileMetadata>> levels) {
-        return new Version(levels, released -> {
+    /** Every file the manifest lists must exist at its recorded size, or reads would fail later and further from the cause. */
+    private void checkFilesPresent(State state) throws IOException {
+        for (List<FileMetadata> level : state.levels) {
+            for (FileMetadata f : level) {
+                checkSize(FileNames.table(dir, f.number()), f.fileSize(), "table");
+            }
+        }
+        for (ValueLogFile f : state.valueLogs.values()) {
+            checkSize(f.metadata().id().path(valueLogDir), f.metadata().fileSize(), "value log");
+        }
+    }
+
+    private static void checkSize(Path p, long expected, String kind) throws IOException {
+        if (!Files.exists(p)) {
+            throw new CorruptionException(p, 0, kind + " listed in the manifest is missing");
+        }
+        long size = Files.size(p);
+        if (size != expected) {
+            throw new CorruptionException(p, Math.min(size, expected), kind + " is " + size + " bytes, the manifest says " + expected);
+        }
+    }
+
+    private Version newVersion(State state) {
+        return new Version(state.levels, state.valueLogs, released -> {
             live.remove(released);
             onVersionReleased.run();
         });
@@ -275,8 +364,9 @@ public final class VersionSet implements AutoCloseable {
     }
 
     /**
-     * A new file number for a flush or compaction output; the file is protected from obsolete-file
-     * deletion until an applied edit adds it (or {@link #releasePendingOutput} when it is abandoned).
+     * A new file number for a flush or compaction output (table or value log); the file is
+     * protected from obsolete-file deletion until an applied edit adds it (or
+     * {@link #releasePendingOutput} when it is abandoned).
      */
     public long newPendingOutput() {
         long n = newFileNumber();
@@ -286,6 +376,11 @@ public final class VersionSet implements AutoCloseable {
 
     public void releasePendingOutput(long number) {
         pendingOutputs.remove(number);
+    }
+
+    /** This database's id; it names the value-log files it writes. */
+    public synchronized long origin() {
+        return origin;
     }
 
     public synchronized long logNumber() {
@@ -320,6 +415,19 @@ public final class VersionSet implements AutoCloseable {
         return out;
     }
 
+    /** True when a value-log file must not be deleted: a live version lists it or it is being written. */
+    public boolean isValueLogLive(ValueLogId id) {
+        if (id.origin() == origin() && pendingOutputs.contains(id.number())) {
+            return true;
+        }
+        for (Version v : live) {
+            if (v.valueLogs().containsKey(id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Applies {@code edit} to the current version, logs it durably and installs the result.
      *
@@ -327,20 +435,9 @@ public final class VersionSet implements AutoCloseable {
      *         and the next call starts a new manifest
      */
     public synchronized void logAndApply(VersionEdit edit) {
-        List<List<FileMetadata>> levels = new ArrayList<>(numLevels);
-        for (int l = 0; l < numLevels; l++) {
-            levels.add(new ArrayList<>(current.files(l)));
-        }
-        for (VersionEdit.LevelFile d : edit.deletedFiles()) {
-            if (!levels.get(d.level()).removeIf(f -> f.number() == d.number())) {
-                throw new IllegalStateException("edit deletes file " + d.number() + " absent from L" + d.level());
-            }
-        }
-        for (VersionEdit.NewFile n : edit.newFiles()) {
-            levels.get(n.level()).add(n.file());
-        }
-        sortLevels(levels);
-        checkConsistency(levels, FileNames.manifest(dir, manifestNumber));
+        State state = State.of(current);
+        List<ValueLogId> emptied = state.apply(edit);
+        checkConsistency(state.levels, FileNames.manifest(dir, manifestNumber));
 
         VersionEdit.Builder logged = VersionEdit.builder().nextFileNumber(nextFileNumber);
         if (edit.logNumber() != null) {
@@ -354,10 +451,14 @@ public final class VersionSet implements AutoCloseable {
         }
         edit.deletedFiles().forEach(d -> logged.deleteFile(d.level(), d.number()));
         edit.newFiles().forEach(n -> logged.addFile(n.level(), n.file()));
+        edit.newValueLogs().forEach(logged::addValueLog);
+        edit.valueLogGarbage().forEach(g -> logged.addGarbage(g.file(), g.bytes()));
+        edit.deletedValueLogs().forEach(logged::deleteValueLog);
+        emptied.forEach(logged::deleteValueLog);
         try {
             if (manifest == null || manifest.size() >= maxManifestSize) {
                 applyScalars(edit);
-                writeNewManifest(levels);
+                writeNewManifest(state);
             } else {
                 manifest.addRecord(logged.build().encode());
                 manifest.sync();
@@ -367,8 +468,9 @@ public final class VersionSet implements AutoCloseable {
             closeManifestQuietly(e);
             throw EngineException.io("writing manifest " + FileNames.manifest(dir, manifestNumber), e);
         }
-        install(newVersion(levels));
+        install(newVersion(state));
         edit.newFiles().forEach(n -> pendingOutputs.remove(n.file().number()));
+        edit.newValueLogs().forEach(m -> pendingOutputs.remove(m.id().number()));
     }
 
     private void applyScalars(VersionEdit edit) {
@@ -395,25 +497,26 @@ public final class VersionSet implements AutoCloseable {
     }
 
     private void writeNewManifest() throws IOException {
-        Version v = current;
-        List<List<FileMetadata>> levels = new ArrayList<>();
-        for (int l = 0; l < v.numLevels(); l++) {
-            levels.add(v.files(l));
-        }
-        writeNewManifest(levels);
+        writeNewManifest(State.of(current));
     }
 
     /** Writes a manifest holding the whole state as one edit and points CURRENT at it. */
-    private void writeNewManifest(List<List<FileMetadata>> levels) throws IOException {
+    private void writeNewManifest(State state) throws IOException {
         long number = nextFileNumber++;
         VersionEdit.Builder snapshot = VersionEdit.builder().nextFileNumber(nextFileNumber).logNumber(logNumber)
-                .lastSequence(lastSequence);
+                .lastSequence(lastSequence).origin(origin);
         if (appliedMarker != null) {
             snapshot.appliedMarker(appliedMarker);
         }
-        for (int l = 0; l < levels.size(); l++) {
-            for (FileMetadata f : levels.get(l)) {
+        for (int l = 0; l < state.levels.size(); l++) {
+            for (FileMetadata f : state.levels.get(l)) {
                 snapshot.addFile(l, f);
+            }
+        }
+        for (Map.Entry<ValueLogId, ValueLogFile> e : state.valueLogs.entrySet()) {
+            snapshot.addValueLog(e.getValue().metadata());
+            if (e.getValue().garbageBytes() > 0) {
+                snapshot.addGarbage(e.getKey(), e.getValue().garbageBytes());
             }
         }
         Path path = FileNames.manifest(dir, number);
@@ -438,7 +541,7 @@ public final class VersionSet implements AutoCloseable {
     private void setCurrent(long manifest) throws IOException {
         Path tmp = FileNames.temp(dir, newFileNumber());
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ch.write(java.nio.ByteBuffer.wrap((FileNames.manifest(dir, manifest).getFileName() + "\n")
+            ch.write(ByteBuffer.wrap((FileNames.manifest(dir, manifest).getFileName() + "\n")
                     .getBytes(StandardCharsets.UTF_8)));
             ch.force(true);
         }

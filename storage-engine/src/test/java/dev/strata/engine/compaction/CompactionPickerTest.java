@@ -26,15 +26,17 @@ class CompactionPickerTest {
     private final EngineOptions options = EngineOptions.builder().level0CompactionTrigger(4)
             .targetFileSize(64 * 1024).level1MaxBytes(1 << 20).build();
     private final CompactionPicker picker = new CompactionPicker(options);
+    private static final ValueLogGcPolicy NO_GC = new ValueLogGcPolicy(0.5, 0);
 
     private static FileMetadata file(long number, String from, String to, long size) {
         return new FileMetadata(number, size, new InternalKey(from.getBytes(StandardCharsets.UTF_8), number, ValueType.VALUE).encode(),
-                new InternalKey(to.getBytes(StandardCharsets.UTF_8), number, ValueType.VALUE).encode(), number, number, 1, size);
+                new InternalKey(to.getBytes(StandardCharsets.UTF_8), number, ValueType.VALUE).encode(), number, number, 1, size,
+                java.util.List.of());
     }
 
     /** A version set whose manifest lists files that exist with the given sizes. */
     private VersionSet versions(VersionEdit.Builder edit) throws IOException {
-        VersionSet vs = VersionSet.open(dir, 7, 1 << 20);
+        VersionSet vs = VersionSet.open(dir, dir, 7, 1 << 20);
         for (VersionEdit.NewFile n : edit.build().newFiles()) {
             Files.write(dev.strata.engine.version.FileNames.table(dir, n.file().number()), new byte[(int) n.file().fileSize()]);
         }
@@ -50,15 +52,15 @@ class CompactionPickerTest {
         }
         e.addFile(1, file(200, "c", "d", 1000)).addFile(1, file(201, "x", "y", 1000)).addFile(2, file(300, "a", "z", 1000));
         try (VersionSet vs = versions(e)) {
-            assertThat(picker.pick(vs.current(), Set.of(), CompressionPolicy.defaults())).as("3 files < trigger 4").isNull();
+            assertThat(picker.pick(vs.current(), Set.of(), CompressionPolicy.defaults(), NO_GC, Set.of())).as("3 files < trigger 4").isNull();
             vs.logAndApply(VersionEdit.builder().addFile(0, file(104, "m", "n", 1000)).build());
-            Compaction c = picker.pick(vs.current(), Set.of(), CompressionPolicy.defaults());
+            Compaction c = picker.pick(vs.current(), Set.of(), CompressionPolicy.defaults(), NO_GC, Set.of());
             assertThat(c.level()).isZero();
             assertThat(c.inputs()).hasSize(4);
             assertThat(c.outputInputs()).extracting(FileMetadata::number).containsExactlyInAnyOrder(200L, 201L);
             assertThat(c.grandparents()).extracting(FileMetadata::number).containsExactly(300L);
             assertThat(c.bottommost()).as("L2 holds data below the output").isFalse();
-            assertThat(picker.pick(vs.current(), Set.of(200L), CompressionPolicy.defaults())).as("busy overlap").isNull();
+            assertThat(picker.pick(vs.current(), Set.of(200L), CompressionPolicy.defaults(), NO_GC, Set.of())).as("busy overlap").isNull();
         }
     }
 
@@ -68,8 +70,8 @@ class CompactionPickerTest {
         e.addFile(1, file(10, "a", "b", 600_000)).addFile(1, file(11, "c", "d", 600_000)).addFile(1, file(12, "e", "f", 600_000));
         try (VersionSet vs = versions(e)) {
             assertThat(picker.score(vs.current(), 1)).isGreaterThan(1);
-            Compaction first = picker.pick(vs.current(), Set.of(), CompressionPolicy.defaults());
-            Compaction second = picker.pick(vs.current(), Set.of(), CompressionPolicy.defaults());
+            Compaction first = picker.pick(vs.current(), Set.of(), CompressionPolicy.defaults(), NO_GC, Set.of());
+            Compaction second = picker.pick(vs.current(), Set.of(), CompressionPolicy.defaults(), NO_GC, Set.of());
             assertThat(first.inputs().get(0).number()).isEqualTo(10);
             assertThat(second.inputs().get(0).number()).as("the next file in key order").isEqualTo(11);
             assertThat(first.bottommost()).isTrue();
@@ -83,9 +85,9 @@ class CompactionPickerTest {
         VersionEdit.Builder e = VersionEdit.builder();
         e.addFile(1, file(10, "a", "b", 600_000)).addFile(1, file(11, "c", "d", 600_000)).addFile(3, file(30, "x", "z", 100));
         try (VersionSet vs = versions(e)) {
-            Compaction c = picker.pick(vs.current(), Set.of(), CompressionPolicy.uniform(Codec.LZ4));
+            Compaction c = picker.pick(vs.current(), Set.of(), CompressionPolicy.uniform(Codec.LZ4), NO_GC, Set.of());
             assertThat(c.trivialMove()).isTrue();
-            Compaction rewrite = picker.pick(vs.current(), Set.of(), CompressionPolicy.defaults());
+            Compaction rewrite = picker.pick(vs.current(), Set.of(), CompressionPolicy.defaults(), NO_GC, Set.of());
             assertThat(rewrite.trivialMove()).as("L1 and L2 are both middle levels (lz4)").isTrue();
         }
     }

@@ -4,9 +4,12 @@ import dev.strata.engine.memtable.InternalKey;
 import dev.strata.engine.memtable.ValueType;
 import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.util.ByteSink;
+import dev.strata.engine.vlog.ValueLogFileMetadata;
+import dev.strata.engine.vlog.ValueLogId;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,14 +18,19 @@ class VersionEditTest {
     static FileMetadata file(long number, String from, String to) {
         return new FileMetadata(number, 1000 + number,
                 new InternalKey(from.getBytes(StandardCharsets.UTF_8), 5, ValueType.VALUE).encode(),
-                new InternalKey(to.getBytes(StandardCharsets.UTF_8), 9, ValueType.DELETION).encode(), 5, 9, 42, 4096);
+                new InternalKey(to.getBytes(StandardCharsets.UTF_8), 9, ValueType.DELETION).encode(), 5, 9, 42, 4096, List.of());
     }
 
     @Test
     void everyFieldRoundTrips() {
+        ValueLogId log = new ValueLogId(0xfedcba9876543210L, 12);
+        FileMetadata withPointers = new FileMetadata(11, 5000, file(11, "n", "z").smallest(), file(11, "n", "z").largest(),
+                1, 2, 3, 4, List.of(log, new ValueLogId(1, 2)));
         VersionEdit edit = VersionEdit.builder().logNumber(7).nextFileNumber(99).lastSequence(123456789L)
                 .appliedMarker(new byte[] {1, 2, 3}).deleteFile(0, 4).deleteFile(2, 5)
-                .addFile(1, file(10, "a", "m")).addFile(3, file(11, "n", "z")).build();
+                .addFile(1, file(10, "a", "m")).addFile(3, withPointers).origin(-5L)
+                .addValueLog(new ValueLogFileMetadata(log, 4096, 3, 4064)).addGarbage(log, 100)
+                .deleteValueLog(new ValueLogId(7, 8)).build();
         VersionEdit decoded = VersionEdit.decode(edit.encode());
         assertThat(decoded).isEqualTo(edit);
         assertThat(decoded.toString()).contains("log=7").contains("-L2#5").contains("+L3#11");

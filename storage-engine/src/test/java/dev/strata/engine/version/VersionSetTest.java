@@ -19,7 +19,7 @@ class VersionSetTest {
     Path dir;
 
     private VersionSet open() throws IOException {
-        return VersionSet.open(dir, 7, 1 << 20);
+        return VersionSet.open(dir, dir, 7, 1 << 20);
     }
 
     private Path currentManifest() throws IOException {
@@ -66,7 +66,7 @@ class VersionSetTest {
 
     @Test
     void manifestRollsOverWhenItGrowsTooLarge() throws IOException {
-        try (VersionSet vs = VersionSet.open(dir, 7, 64 * 1024)) {
+        try (VersionSet vs = VersionSet.open(dir, dir, 7, 64 * 1024)) {
             long first = vs.manifestNumber();
             for (int i = 0; i < 8000; i++) {
                 vs.logAndApply(VersionEdit.builder().lastSequence(i).build());

@@ -1,0 +1,18 @@
+package dev.strata.engine.vlog;
+
+/**
+ * What the manifest records about one value-log file when it is added. Its garbage count
+ * changes with later edits and lives in the version, not here.
+ *
+ * @param id          the file's cluster-wide name
+ * @param fileSize    bytes on disk
+ * @param entries     records
+ * @param recordBytes bytes of all records (the file minus its header): when a file's garbage
+ *                    reaches this, nothing in it is live any more
+ */
+public record ValueLogFileMetadata(ValueLogId id, long fileSize, long entries, long recordBytes) {
+    @Override
+    public String toString() {
+        return id + "[" + entries + " values, " + fileSize + "B]";
+    }
+}
