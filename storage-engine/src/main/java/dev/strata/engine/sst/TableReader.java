@@ -9,15 +9,15 @@ import dev.strata.engine.memtable.InternalKey;
 import dev.strata.engine.memtable.Lookup;
 import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.util.Coding;
+import dev.strata.engine.util.FileReads;
+import dev.strata.engine.util.RefCount;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads a table written by {@link TableBuilder}. Opening reads and verifies the footer, index,
@@ -41,7 +41,7 @@ public final class TableReader {
     private final TableProperties properties;
     private final FilterStats filterStats;
     private final BlockCache blockCache;
-    private final AtomicInteger refs = new AtomicInteger(1);
+    private final RefCount refs;
 
     private TableReader(Path path, long fileNumber, FileChannel channel, long fileSize, byte[][] indexKeys,
                         BlockHandle[] indexHandles, BloomFilter filter, TableProperties properties, FilterStats filterStats,
@@ -56,6 +56,7 @@ public final class TableReader {
         this.properties = properties;
         this.filterStats = filterStats;
         this.blockCache = blockCache;
+        this.refs = new RefCount(this::closeChannel);
     }
 
     /**
@@ -74,7 +75,7 @@ public final class TableReader {
             }
             long footerAt = size - TableFormat.FOOTER_SIZE;
             String[] why = new String[1];
-            TableFormat.Footer footer = TableFormat.Footer.decode(read(ch, path, footerAt, TableFormat.FOOTER_SIZE), why);
+            TableFormat.Footer footer = TableFormat.Footer.decode(FileReads.readFully(ch, path, footerAt, TableFormat.FOOTER_SIZE), why);
             if (footer == null) {
                 throw new CorruptionException(path, footerAt, why[0]);
             }
@@ -135,25 +136,19 @@ public final class TableReader {
 
     /** Takes a reference; false when the reader is already closed (the caller reopens). */
     public boolean tryAcquire() {
-        while (true) {
-            int r = refs.get();
-            if (r <= 0) {
-                return false;
-            }
-            if (refs.compareAndSet(r, r + 1)) {
-                return true;
-            }
-        }
+        return refs.tryAcquire();
     }
 
     /** Drops a reference; the last one closes the file. */
     public void release() {
-        if (refs.decrementAndGet() == 0) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                throw EngineException.io("closing " + path, e);
-            }
+        refs.release();
+    }
+
+    private void closeChannel() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw EngineException.io("closing " + path, e);
         }
     }
 
@@ -219,7 +214,7 @@ public final class TableReader {
         int stored = (int) h.size();
         byte[] buf = null;
         for (int attempt = 0; attempt < 2; attempt++) {
-            buf = read(ch, path, h.offset(), stored + TableFormat.BLOCK_TRAILER_SIZE);
+            buf = FileReads.readFully(ch, path, h.offset(), stored + TableFormat.BLOCK_TRAILER_SIZE);
             if (TableFormat.blockCrc(buf, 0, stored, buf[stored]) == Coding.getInt(buf, stored + 1)) {
                 break;
             }
@@ -238,17 +233,6 @@ public final class TableReader {
         } catch (IllegalArgumentException e) {
             throw new CorruptionException(path, h.offset(), kind + " block: " + e.getMessage());
         }
-    }
-
-    private static byte[] read(FileChannel ch, Path path, long offset, int length) throws IOException {
-        byte[] b = new byte[length];
-        ByteBuffer bb = ByteBuffer.wrap(b);
-        while (bb.hasRemaining()) {
-            if (ch.read(bb, offset + bb.position()) < 0) {
-                throw new CorruptionException(path, offset, "read of " + length + " bytes runs past the end of the file");
-            }
-        }
-        return b;
     }
 
     /** An iterator over every entry. Hold a reference while it is open. */

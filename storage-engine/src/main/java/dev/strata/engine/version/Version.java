@@ -3,6 +3,7 @@ package dev.strata.engine.version;
 import dev.strata.engine.cache.TableCache;
 import dev.strata.engine.memtable.InternalKey;
 import dev.strata.engine.memtable.Lookup;
+import dev.strata.engine.util.RefCount;
 
 import dev.strata.engine.vlog.ValueLogId;
 
@@ -12,7 +13,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -35,8 +35,7 @@ public final class Version {
 
     private final List<List<FileMetadata>> levels;
     private final SortedMap<ValueLogId, ValueLogFile> valueLogs;
-    private final AtomicInteger refs = new AtomicInteger(1);
-    private final Consumer<Version> onRelease;
+    private final RefCount refs;
 
     /**
      * @param levels    files per level, already ordered as the class comment says
@@ -49,7 +48,7 @@ public final class Version {
         }
         this.levels = List.copyOf(copy);
         this.valueLogs = Collections.unmodifiableSortedMap(new TreeMap<>(valueLogs));
-        this.onRelease = onRelease;
+        this.refs = new RefCount(() -> onRelease.accept(this));
     }
 
     /** The value-log files of this version with their garbage, by id. */
@@ -85,24 +84,11 @@ public final class Version {
 
     /** Takes a reference unless the version was already released; see the class comment. */
     public boolean tryRef() {
-        while (true) {
-            int r = refs.get();
-            if (r <= 0) {
-                return false;
-            }
-            if (refs.compareAndSet(r, r + 1)) {
-                return true;
-            }
-        }
+        return refs.tryAcquire();
     }
 
     public void unref() {
-        int r = refs.decrementAndGet();
-        if (r == 0) {
-            onRelease.accept(this);
-        } else if (r < 0) {
-            throw new IllegalStateException("version released twice");
-        }
+        refs.release();
     }
 
     /**

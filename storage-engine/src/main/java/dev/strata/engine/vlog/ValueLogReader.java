@@ -5,14 +5,14 @@ import dev.strata.engine.EngineException;
 import dev.strata.engine.compress.Codec;
 import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.util.Coding;
+import dev.strata.engine.util.FileReads;
+import dev.strata.engine.util.RefCount;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads values from one value-log file: one positional read per value, its CRC verified (and
@@ -24,12 +24,13 @@ public final class ValueLogReader {
     private final Path path;
     private final ValueLogId id;
     private final FileChannel channel;
-    private final AtomicInteger refs = new AtomicInteger(1);
+    private final RefCount refs;
 
     private ValueLogReader(Path path, ValueLogId id, FileChannel channel) {
         this.path = path;
         this.id = id;
         this.channel = channel;
+        this.refs = new RefCount(this::closeChannel);
     }
 
     /**
@@ -41,7 +42,7 @@ public final class ValueLogReader {
         Path path = id.path(dir);
         FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            byte[] h = read(ch, path, 0, ValueLogFormat.HEADER_SIZE);
+            byte[] h = FileReads.readFully(ch, path, 0, ValueLogFormat.HEADER_SIZE);
             if (Coding.getLong(h, 0) != ValueLogFormat.MAGIC) {
                 throw new CorruptionException(path, 0, "bad value-log magic number");
             }
@@ -83,7 +84,7 @@ public final class ValueLogReader {
         }
         byte[] rec = null;
         for (int attempt = 0; attempt < 2; attempt++) {
-            rec = read(channel, path, pointer.offset(), pointer.length());
+            rec = FileReads.readFully(channel, path, pointer.offset(), pointer.length());
             if (ValueLogFormat.crc(rec, 4, rec.length - 4) == Coding.getInt(rec, 0)) {
                 break;
             }
@@ -104,36 +105,19 @@ public final class ValueLogReader {
         }
     }
 
-    private static byte[] read(FileChannel ch, Path path, long offset, int length) throws IOException {
-        byte[] b = new byte[length];
-        ByteBuffer bb = ByteBuffer.wrap(b);
-        while (bb.hasRemaining()) {
-            if (ch.read(bb, offset + bb.position()) < 0) {
-                throw new CorruptionException(path, offset, "read of " + length + " bytes runs past the end of the file");
-            }
-        }
-        return b;
-    }
-
     public boolean tryAcquire() {
-        while (true) {
-            int r = refs.get();
-            if (r <= 0) {
-                return false;
-            }
-            if (refs.compareAndSet(r, r + 1)) {
-                return true;
-            }
-        }
+        return refs.tryAcquire();
     }
 
     public void release() {
-        if (refs.decrementAndGet() == 0) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                throw EngineException.io("closing " + path, e);
-            }
+        refs.release();
+    }
+
+    private void closeChannel() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw EngineException.io("closing " + path, e);
         }
     }
 }
