@@ -122,6 +122,8 @@ public final class Engine implements AutoCloseable {
     private volatile MemTables memtables;
     /** The log the write leader appends to; touched only by the leader (or under mutex with no leader). */
     private LogWriter wal;
+    /** The write leader's reusable buffer for encoding a group's log record. */
+    private ByteSink groupRecord = new ByteSink(4096);
     /** Sequence of the last write handed to the memtable; the leader's counter. */
     private long lastSequence;
     /** Sequence of the newest write readers may see. */
@@ -376,7 +378,7 @@ public final class Engine implements AutoCloseable {
                 LogWriter log = wal;
                 mutex.unlock();
                 try {
-                    error = writeGroup(group, first, count, marker, bytes, target, log);
+                    error = writeGroup(group, first, count, marker, target, log);
                 } finally {
                     mutex.lock();
                 }
@@ -407,29 +409,43 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** Logs and applies one group; returns the error instead of throwing so the caller can finish the group. */
-    private EngineException writeGroup(List<Writer> group, long first, int count, byte[] marker, int bytes,
+    /**
+     * Logs and applies one group; returns the error instead of throwing so the caller can finish
+     * the group. Only the write leader runs this, so it may reuse {@link #groupRecord}.
+     */
+    private EngineException writeGroup(List<Writer> group, long first, int count, byte[] marker,
                                        MemTable target, LogWriter log) {
-        ByteSink record = new ByteSink(bytes + 32);
-        WalRecord.encodeHeader(record, first, count, marker);
-        for (Writer w : group) {
-            record.put(w.batch.entries().array(), 0, w.batch.entries().size());
-        }
-        byte[] encoded = record.toByteArray();
         try {
             if (log != null) {
-                log.addRecord(encoded);
+                ByteSink record = groupRecord;
+                record.reset();
+                WalRecord.encodeHeader(record, first, count, marker);
+                for (Writer w : group) {
+                    for (WriteBatch.Op op : w.batch.ops()) {
+                        WalRecord.encodeOp(record, op);
+                    }
+                }
+                log.addRecord(record.array(), 0, record.size());
                 if (options.walMode() == WalMode.SYNC) {
                     log.sync();
                     stats.walSyncs.increment();
                 }
-                stats.walBytes.add(encoded.length);
+                stats.walBytes.add(record.size());
+                if (record.array().length > 4 * MAX_GROUP_BYTES) {
+                    groupRecord = new ByteSink(4096); // do not keep a huge buffer after one huge batch
+                }
             }
         } catch (IOException e) {
             return EngineException.io("writing log " + log.path(), e);
         }
-        WalRecord.applyTo(target, encoded, WalRecord.decodeHeader(encoded));
+        long sequence = first;
         for (Writer w : group) {
+            for (WriteBatch.Op op : w.batch.ops()) {
+                target.add(sequence++, op.type(), op.key(), op.value());
+            }
+            if (w.batch.appliedMarker() != null) {
+                target.setAppliedMarker(w.batch.appliedMarker());
+            }
             stats.userBytes.add(w.batch.userBytes());
         }
         return null;
@@ -590,6 +606,7 @@ public final class Engine implements AutoCloseable {
     }
 
     private void flushOne(MemTable imm, long nextWalNumber, long smallestSnapshot) throws IOException {
+        long start = System.nanoTime();
         VersionEdit.Builder edit = VersionEdit.builder().logNumber(nextWalNumber)
                 .lastSequence(Math.max(imm.largestSequence(), versions.lastSequence()));
         if (imm.appliedMarker() != null) {
@@ -605,7 +622,7 @@ public final class Engine implements AutoCloseable {
         VersionEdit built = edit.build();
         versions.logAndApply(built);
         stats.flushes.increment();
-        LOG.debug("flushed memtable of {} entries: {}", imm.size(), built);
+        LOG.debug("flushed memtable of {} entries in {} ms: {}", imm.size(), (System.nanoTime() - start) / 1_000_000, built);
         mutex.lock();
         try {
             imms.remove(imm);

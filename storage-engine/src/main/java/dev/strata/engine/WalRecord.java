@@ -34,6 +34,13 @@ final class WalRecord {
         }
     }
 
+    static void encodeOp(ByteSink out, WriteBatch.Op op) {
+        out.put(op.type().code()).putLengthPrefixed(op.key());
+        if (op.type() == ValueType.VALUE) {
+            out.putLengthPrefixed(op.value());
+        }
+    }
+
     /** @throws ByteReader.MalformedException on a bad header */
     static Header decodeHeader(byte[] record) {
         ByteReader in = new ByteReader(record);

@@ -1,15 +1,16 @@
 package dev.strata.engine;
 
 import dev.strata.engine.memtable.ValueType;
-import dev.strata.engine.util.ByteSink;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * A group of puts and deletes that {@link Engine#write(WriteBatch)} applies atomically: after
  * a crash either all of them are present or none. Later operations on the same key win.
- * Not thread-safe; the engine copies what it needs, so a batch may be reused after
- * {@link #clear()}.
+ * Not thread-safe. The batch copies the keys and values given to it, so callers may reuse their
+ * arrays at once; a batch may be reused after {@link #clear()}.
  *
  * <p>A batch may also carry an opaque <em>applied marker</em>: the engine stores it when the
  * memtable holding the batch is flushed, and {@link Engine#appliedMarker()} returns the newest
@@ -17,8 +18,15 @@ import java.util.Objects;
  * which log entries are already in flushed files. A batch with only a marker is allowed.
  */
 public final class WriteBatch {
-    private final ByteSink entries = new ByteSink(64);
-    private int count;
+    /**
+     * One operation, holding the batch's own copies of key and value: the memtable takes
+     * these arrays as they are, so a value is copied once on the way in (and once more into the
+     * log), not at every layer.
+     */
+    record Op(ValueType type, byte[] key, byte[] value) {}
+
+    private final List<Op> ops = new ArrayList<>();
+    private int encodedSize;
     private long userBytes;
     private byte[] appliedMarker;
 
@@ -26,8 +34,8 @@ public final class WriteBatch {
     public WriteBatch put(byte[] key, byte[] value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        entries.put(ValueType.VALUE.code()).putLengthPrefixed(key).putLengthPrefixed(value);
-        count++;
+        ops.add(new Op(ValueType.VALUE, key.clone(), value.clone()));
+        encodedSize += 1 + 5 + key.length + 5 + value.length;
         userBytes += key.length + value.length;
         return this;
     }
@@ -35,8 +43,8 @@ public final class WriteBatch {
     /** Removes {@code key}; deleting an absent key is not an error. */
     public WriteBatch delete(byte[] key) {
         Objects.requireNonNull(key, "key");
-        entries.put(ValueType.DELETION.code()).putLengthPrefixed(key);
-        count++;
+        ops.add(new Op(ValueType.DELETION, key.clone(), null));
+        encodedSize += 1 + 5 + key.length;
         userBytes += key.length;
         return this;
     }
@@ -54,16 +62,16 @@ public final class WriteBatch {
 
     /** The number of puts and deletes. */
     public int count() {
-        return count;
+        return ops.size();
     }
 
     public boolean isEmpty() {
-        return count == 0 && appliedMarker == null;
+        return ops.isEmpty() && appliedMarker == null;
     }
 
-    /** Encoded size of the operations: roughly the bytes this batch adds to the log. */
+    /** At most the bytes this batch adds to the log. */
     public int approximateSizeInBytes() {
-        return entries.size();
+        return encodedSize;
     }
 
     /** Key and value bytes of the operations: what write amplification is measured against. */
@@ -72,16 +80,16 @@ public final class WriteBatch {
     }
 
     public WriteBatch clear() {
-        entries.reset();
-        count = 0;
+        ops.clear();
+        encodedSize = 0;
         userBytes = 0;
         appliedMarker = null;
         return this;
     }
 
-    /** The encoded operations, {@code [type][varint klen][key]([varint vlen][value])}; see {@code WalRecord}. */
-    ByteSink entries() {
-        return entries;
+    /** The operations in order; the engine hands their arrays to the memtable. */
+    List<Op> ops() {
+        return ops;
     }
 
     byte[] appliedMarker() {

@@ -37,7 +37,10 @@ public final class MemTable {
         return walNumber;
     }
 
-    /** Adds one write. REQUIRES: a single writer at a time; sequences increase. */
+    /**
+     * Adds one write; the memtable keeps {@code value} itself (callers hand over an array they
+     * no longer change). REQUIRES: a single writer at a time; sequences increase.
+     */
     public void add(long sequence, ValueType type, byte[] userKey, byte[] value) {
         byte[] key = Arrays.copyOf(userKey, userKey.length + InternalKey.TRAILER_SIZE);
         Coding.putLong(key, userKey.length, InternalKey.packTrailer(sequence, type.code()));

@@ -1,6 +1,5 @@
 package dev.strata.engine.wal;
 
-import dev.strata.engine.util.ByteSink;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,7 +17,8 @@ import java.nio.file.StandardOpenOption;
 public final class LogWriter implements Closeable {
     private final Path path;
     private final FileChannel channel;
-    private final ByteSink buffer = new ByteSink(4096);
+    /** Direct, so the record is copied once on its way to the kernel (a heap buffer is copied into a direct one by NIO). */
+    private ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
     private long offset;
 
     private LogWriter(Path path, FileChannel channel, long offset) {
@@ -47,7 +47,9 @@ public final class LogWriter implements Closeable {
     }
 
     public void addRecord(byte[] data, int off, int len) throws IOException {
-        buffer.reset();
+        int fragments = len / (LogFormat.BLOCK_SIZE - LogFormat.HEADER_SIZE) + 2;
+        ensureCapacity(len + fragments * (LogFormat.HEADER_SIZE + LogFormat.HEADER_SIZE));
+        buffer.clear();
         long pos = offset;
         boolean first = true;
         int left = len;
@@ -64,7 +66,7 @@ public final class LogWriter implements Closeable {
             int fragment = Math.min(left, leftInBlock - LogFormat.HEADER_SIZE);
             boolean last = fragment == left;
             int type = first ? (last ? LogFormat.FULL : LogFormat.FIRST) : (last ? LogFormat.LAST : LogFormat.MIDDLE);
-            buffer.putInt(LogFormat.crc(type, data, off, fragment));
+            buffer.putInt(Integer.reverseBytes(LogFormat.crc(type, data, off, fragment))); // little-endian on disk
             buffer.put((byte) fragment).put((byte) (fragment >>> 8)).put((byte) type);
             buffer.put(data, off, fragment);
             pos += LogFormat.HEADER_SIZE + fragment;
@@ -72,11 +74,20 @@ public final class LogWriter implements Closeable {
             left -= fragment;
             first = false;
         } while (left > 0);
-        ByteBuffer bb = ByteBuffer.wrap(buffer.array(), 0, buffer.size());
-        while (bb.hasRemaining()) {
-            channel.write(bb);
+        buffer.flip();
+        while (buffer.hasRemaining()) {
+            channel.write(buffer);
         }
         offset = pos;
+        if (buffer.capacity() > 4 * 1024 * 1024) {
+            buffer = ByteBuffer.allocateDirect(64 * 1024); // one huge record should not pin its buffer
+        }
+    }
+
+    private void ensureCapacity(int bytes) {
+        if (buffer.capacity() < bytes) {
+            buffer = ByteBuffer.allocateDirect(Math.max(bytes, buffer.capacity() * 2));
+        }
     }
 
     /** Forces everything written so far to stable storage. */
