@@ -142,12 +142,15 @@ public final class Engine implements AutoCloseable {
     /** A write waiting in the queue (or a memtable switch request when batch is null). */
     private static final class Writer {
         final WriteBatch batch;
+        /** The sequence the caller chose for every operation of the batch, or 0 for "assign the next ones". */
+        final long sequence;
         final Condition turn;
         boolean done;
         EngineException error;
 
-        Writer(WriteBatch batch, Condition turn) {
+        Writer(WriteBatch batch, long sequence, Condition turn) {
             this.batch = batch;
+            this.sequence = sequence;
             this.turn = turn;
         }
     }
@@ -325,7 +328,29 @@ public final class Engine implements AutoCloseable {
         if (batch.isEmpty()) {
             return;
         }
-        Writer w = new Writer(batch, mutex.newCondition());
+        enqueue(new Writer(batch, 0, mutex.newCondition()));
+    }
+
+    /**
+     * Applies {@code batch} atomically with every operation at {@code sequence}, a number the
+     * caller chose: the Strata server passes the Raft index, so every replica's tables carry the
+     * same sequence numbers and files shipped between replicas can be ordered by them. Later
+     * operations on the same key in the batch win. A batch with only an applied marker still
+     * moves the engine's sequence to {@code sequence}.
+     *
+     * @throws EngineException with {@link EngineException.Code#INVALID_ARGUMENT} when
+     *         {@code sequence} is not above every sequence used so far
+     */
+    public void write(WriteBatch batch, long sequence) {
+        Objects.requireNonNull(batch, "batch");
+        if (sequence <= 0 || sequence > InternalKey.MAX_SEQUENCE) {
+            throw new EngineException(EngineException.Code.INVALID_ARGUMENT, "sequence " + sequence
+                    + " is outside [1, " + InternalKey.MAX_SEQUENCE + "]");
+        }
+        enqueue(new Writer(batch, sequence, mutex.newCondition()));
+    }
+
+    private void enqueue(Writer w) {
         mutex.lock();
         try {
             writers.addLast(w);
@@ -362,7 +387,10 @@ public final class Engine implements AutoCloseable {
                 int count = 0;
                 byte[] marker = null;
                 for (Writer w : writers) {
-                    if (w.batch == null || (!group.isEmpty() && bytes + w.batch.approximateSizeInBytes() > MAX_GROUP_BYTES)) {
+                    // A batch with its own sequence is a group of its own.
+                    boolean fits = group.isEmpty() || (w.sequence == 0 && leader.sequence == 0
+                            && bytes + w.batch.approximateSizeInBytes() <= MAX_GROUP_BYTES);
+                    if (w.batch == null || !fits) {
                         break;
                     }
                     group.add(w);
@@ -372,18 +400,24 @@ public final class Engine implements AutoCloseable {
                         marker = w.batch.appliedMarker();
                     }
                 }
-                long first = lastSequence + 1;
-                lastSequence += count;
+                boolean shared = leader.sequence != 0;
+                if (shared && leader.sequence <= lastSequence) {
+                    throw new EngineException(EngineException.Code.INVALID_ARGUMENT, "sequence " + leader.sequence
+                            + " is not above the last one used, " + lastSequence);
+                }
+                long first = shared ? leader.sequence : lastSequence + 1;
+                long last = shared ? leader.sequence : lastSequence + count;
+                lastSequence = last;
                 MemTable target = mem;
                 LogWriter log = wal;
                 mutex.unlock();
                 try {
-                    error = writeGroup(group, first, count, marker, target, log);
+                    error = writeGroup(group, first, count, shared, marker, target, log);
                 } finally {
                     mutex.lock();
                 }
                 if (error == null) {
-                    visibleSequence = first + count - 1;
+                    visibleSequence = last;
                 } else {
                     setBackgroundError(error); // the log may hold a partial record: no more writes
                 }
@@ -413,13 +447,13 @@ public final class Engine implements AutoCloseable {
      * Logs and applies one group; returns the error instead of throwing so the caller can finish
      * the group. Only the write leader runs this, so it may reuse {@link #groupRecord}.
      */
-    private EngineException writeGroup(List<Writer> group, long first, int count, byte[] marker,
+    private EngineException writeGroup(List<Writer> group, long first, int count, boolean shared, byte[] marker,
                                        MemTable target, LogWriter log) {
         try {
             if (log != null) {
                 ByteSink record = groupRecord;
                 record.reset();
-                WalRecord.encodeHeader(record, first, count, marker);
+                WalRecord.encodeHeader(record, first, count, shared, marker);
                 for (Writer w : group) {
                     for (WriteBatch.Op op : w.batch.ops()) {
                         WalRecord.encodeOp(record, op);
@@ -440,9 +474,8 @@ public final class Engine implements AutoCloseable {
         }
         long sequence = first;
         for (Writer w : group) {
-            for (WriteBatch.Op op : w.batch.ops()) {
-                target.add(sequence++, op.type(), op.key(), op.value());
-            }
+            WalRecord.insert(target, w.batch.ops(), sequence, shared);
+            sequence += w.batch.count();
             if (w.batch.appliedMarker() != null) {
                 target.setAppliedMarker(w.batch.appliedMarker());
             }
@@ -998,7 +1031,7 @@ public final class Engine implements AutoCloseable {
      */
     public void flush() {
         checkOpen();
-        Writer w = new Writer(null, mutex.newCondition());
+        Writer w = new Writer(null, 0, mutex.newCondition());
         mutex.lock();
         try {
             writers.addLast(w);

@@ -79,7 +79,7 @@ final class WalReplay {
                     WalRecord.Header h;
                     try {
                         h = WalRecord.decodeHeader(record);
-                        if (h.count() > 0 && h.firstSequence() < expectedNext) {
+                        if ((h.count() > 0 || h.sharedSequence()) && h.firstSequence() < expectedNext) {
                             throw new ByteReader.MalformedException("sequence " + h.firstSequence()
                                     + " goes back (expected at least " + expectedNext + ")");
                         }
@@ -87,7 +87,7 @@ final class WalReplay {
                     } catch (ByteReader.MalformedException e) {
                         throw new CorruptionException(path, recordStart, "log record malformed: " + e.getMessage());
                     }
-                    if (h.count() > 0) {
+                    if (h.count() > 0 || h.sharedSequence()) {
                         last = h.lastSequence();
                         expectedNext = last + 1;
                     }

@@ -197,6 +197,36 @@ class EngineTest {
     }
 
     @Test
+    void callerChosenSequencesOrderWritesAndLaterOperationsInABatchWin() {
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            db.write(new WriteBatch().put(bytes("k"), bytes("1")).delete(bytes("k")).put(bytes("k"), bytes("2"))
+                    .put(bytes("j"), bytes("x")).delete(bytes("j")), 10);
+            assertThat(string(db.get(bytes("k")))).isEqualTo("2");
+            assertThat(db.get(bytes("j"))).as("the delete came last").isNull();
+            assertThat(db.stats().lastSequence()).isEqualTo(10);
+            assertThatThrownBy(() -> db.write(new WriteBatch().put(bytes("k"), bytes("3")), 10))
+                    .isInstanceOf(EngineException.class).hasMessageContaining("not above")
+                    .extracting(e -> ((EngineException) e).code()).isEqualTo(EngineException.Code.INVALID_ARGUMENT);
+            assertThat(string(db.get(bytes("k")))).as("the refused batch changed nothing").isEqualTo("2");
+            db.write(new WriteBatch().setAppliedMarker(bytes("m")), 15); // e.g. a Raft entry with no data
+            assertThat(db.stats().lastSequence()).isEqualTo(15);
+            db.put(bytes("auto"), bytes("v"));
+            assertThat(db.stats().lastSequence()).as("assigned sequences continue after chosen ones").isEqualTo(16);
+            try (Snapshot s = db.snapshot()) {
+                db.write(new WriteBatch().put(bytes("k"), bytes("after")), 100);
+                assertThat(string(s.get(bytes("k")))).isEqualTo("2");
+            }
+            assertThatThrownBy(() -> db.write(new WriteBatch().put(bytes("x"), bytes("y")), 0))
+                    .isInstanceOf(EngineException.class).hasMessageContaining("outside");
+        }
+        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+            assertThat(string(db.get(bytes("k")))).as("recovered from the log").isEqualTo("after");
+            assertThat(db.get(bytes("j"))).isNull();
+            assertThat(db.stats().lastSequence()).isEqualTo(100);
+        }
+    }
+
+    @Test
     void concurrentSyncWritersShareFsyncs() throws Exception {
         int threads = 8;
         int perThread = 200;
