@@ -103,7 +103,7 @@ public final class TableOutputs {
         long size = builder.fileSize();
         bytesWritten += size;
         finished.add(new FileMetadata(builderNumber, size, p.smallestKey(), p.largestKey(), p.smallestSequence(),
-                p.largestSequence(), p.entries(), p.rawDataBytes(), List.copyOf(valueLogs)));
+                p.largestSequence(), p.entries(), p.rawDataBytes(), List.copyOf(valueLogs), builder.fileCrc()));
         valueLogs.clear();
         builder = null;
     }

@@ -156,6 +156,11 @@ public final class TableBuilder {
         return out.position();
     }
 
+    /** CRC32C of the whole finished file: with its size, the file's content id. REQUIRES: {@link #finish()} returned. */
+    public int fileCrc() {
+        return out.crc();
+    }
+
     /** Closes and deletes the partial file. */
     public void abandon() throws IOException {
         if (!closed) {

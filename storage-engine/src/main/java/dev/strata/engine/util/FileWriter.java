@@ -6,10 +6,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
 
 /**
  * Buffered sequential writes to a new file, for tables and value logs. {@link #sync()}
- * writes out the buffer and fsyncs. Not thread-safe.
+ * writes out the buffer and fsyncs. It keeps a CRC32C of every byte written, so a finished
+ * file's content id (size, CRC) is known without reading it back. Not thread-safe.
  */
 public final class FileWriter implements Closeable {
     private static final int BUFFER_SIZE = 256 * 1024;
@@ -17,6 +19,7 @@ public final class FileWriter implements Closeable {
     private final Path path;
     private final FileChannel channel;
     private final ByteBuffer buffer = ByteBuffer.allocate(BUFFER_SIZE);
+    private final CRC32C crc = new CRC32C();
     private long position;
 
     private FileWriter(Path path, FileChannel channel) {
@@ -38,8 +41,14 @@ public final class FileWriter implements Closeable {
         return position;
     }
 
+    /** CRC32C of everything written so far. */
+    public int crc() {
+        return (int) crc.getValue();
+    }
+
     public void write(byte[] src, int off, int len) throws IOException {
         position += len;
+        crc.update(src, off, len);
         while (len > 0) {
             if (!buffer.hasRemaining()) {
                 drain();

@@ -19,9 +19,12 @@ import java.util.List;
  * @param rawDataBytes     data block bytes before compression, for the compression ratio
  * @param valueLogs        value-log files the table's pointers point into (sorted, distinct):
  *                         what a targeted garbage-collection compaction looks up
+ * @param fileCrc          CRC32C of the whole file; with its size the table's content id, by
+ *                         which nodes tell which tables they share (file numbers are local)
  */
 public record FileMetadata(long number, long fileSize, byte[] smallest, byte[] largest, long smallestSequence,
-                           long largestSequence, long entries, long rawDataBytes, List<ValueLogId> valueLogs) {
+                           long largestSequence, long entries, long rawDataBytes, List<ValueLogId> valueLogs,
+                           int fileCrc) {
 
     public FileMetadata {
         valueLogs = List.copyOf(valueLogs);
@@ -48,7 +51,8 @@ public record FileMetadata(long number, long fileSize, byte[] smallest, byte[] l
         return o instanceof FileMetadata f && f.number == number && f.fileSize == fileSize
                 && java.util.Arrays.equals(f.smallest, smallest) && java.util.Arrays.equals(f.largest, largest)
                 && f.smallestSequence == smallestSequence && f.largestSequence == largestSequence
-                && f.entries == entries && f.rawDataBytes == rawDataBytes && f.valueLogs.equals(valueLogs);
+                && f.entries == entries && f.rawDataBytes == rawDataBytes && f.valueLogs.equals(valueLogs)
+                && f.fileCrc == fileCrc;
     }
 
     @Override

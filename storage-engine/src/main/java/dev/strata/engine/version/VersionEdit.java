@@ -90,6 +90,7 @@ public record VersionEdit(Long logNumber, Long nextFileNumber, Long lastSequence
             for (ValueLogId id : f.valueLogs()) {
                 putId(field, id);
             }
+            field.putInt(f.fileCrc());
             putField(out, TAG_NEW_FILE, field);
         }
         if (origin != null) {
@@ -97,7 +98,8 @@ public record VersionEdit(Long logNumber, Long nextFileNumber, Long lastSequence
         }
         for (ValueLogFileMetadata m : newValueLogs) {
             putId(field, m.id());
-            putField(out, TAG_NEW_VALUE_LOG, field.putVarint(m.fileSize()).putVarint(m.entries()).putVarint(m.recordBytes()));
+            putField(out, TAG_NEW_VALUE_LOG, field.putVarint(m.fileSize()).putVarint(m.entries()).putVarint(m.recordBytes())
+                    .putInt(m.fileCrc()));
         }
         for (Garbage g : valueLogGarbage) {
             putId(field, g.file());
@@ -157,11 +159,11 @@ public record VersionEdit(Long logNumber, Long nextFileNumber, Long lastSequence
                         logs.add(getId(f));
                     }
                     b.addFile(level, new FileMetadata(number, size, smallest, largest, smallestSeq, largestSeq, entries,
-                            raw, logs));
+                            raw, logs, f.getInt()));
                 }
                 case TAG_ORIGIN -> b.origin(f.getLong());
                 case TAG_NEW_VALUE_LOG -> b.addValueLog(new ValueLogFileMetadata(getId(f), f.getVarint(), f.getVarint(),
-                        f.getVarint()));
+                        f.getVarint(), f.getInt()));
                 case TAG_VALUE_LOG_GARBAGE -> b.addGarbage(getId(f), f.getVarint());
                 case TAG_DELETED_VALUE_LOG -> b.deleteValueLog(getId(f));
                 default -> throw new ByteReader.MalformedException("unknown version edit field " + tag);

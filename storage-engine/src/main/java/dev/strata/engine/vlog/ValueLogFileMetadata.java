@@ -9,8 +9,10 @@ package dev.strata.engine.vlog;
  * @param entries     records
  * @param recordBytes bytes of all records (the file minus its header): when a file's garbage
  *                    reaches this, nothing in it is live any more
+ * @param fileCrc     CRC32C of the whole file; with its size the file's content id, by which
+ *                    nodes tell which files they already share
  */
-public record ValueLogFileMetadata(ValueLogId id, long fileSize, long entries, long recordBytes) {
+public record ValueLogFileMetadata(ValueLogId id, long fileSize, long entries, long recordBytes, int fileCrc) {
     @Override
     public String toString() {
         return id + "[" + entries + " values, " + fileSize + "B]";

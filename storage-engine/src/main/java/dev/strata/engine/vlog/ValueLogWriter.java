@@ -73,7 +73,7 @@ public final class ValueLogWriter {
         out.sync();
         out.close();
         closed = true;
-        return new ValueLogFileMetadata(id, out.position(), entries, out.position() - ValueLogFormat.HEADER_SIZE);
+        return new ValueLogFileMetadata(id, out.position(), entries, out.position() - ValueLogFormat.HEADER_SIZE, out.crc());
     }
 
     /** Closes and deletes the partial file. */

@@ -31,7 +31,7 @@ class CompactionPickerTest {
     private static FileMetadata file(long number, String from, String to, long size) {
         return new FileMetadata(number, size, new InternalKey(from.getBytes(StandardCharsets.UTF_8), number, ValueType.VALUE).encode(),
                 new InternalKey(to.getBytes(StandardCharsets.UTF_8), number, ValueType.VALUE).encode(), number, number, 1, size,
-                java.util.List.of());
+                java.util.List.of(), 0);
     }
 
     /** A version set whose manifest lists files that exist with the given sizes. */

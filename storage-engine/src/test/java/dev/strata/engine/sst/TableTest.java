@@ -57,6 +57,8 @@ class TableTest {
             b.add(new InternalKey(k, 2L * i, ValueType.VALUE).encode(), value(-i, 50, compressible));
         }
         b.finish();
+        assertThat(b.fileSize()).isEqualTo(Files.size(path));
+        assertThat(b.fileCrc()).as("content id CRC").isEqualTo(dev.strata.engine.vlog.ValueLogTest.crcOfFile(path));
         return path;
     }
 

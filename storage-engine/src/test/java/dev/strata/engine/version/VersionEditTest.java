@@ -18,18 +18,18 @@ class VersionEditTest {
     static FileMetadata file(long number, String from, String to) {
         return new FileMetadata(number, 1000 + number,
                 new InternalKey(from.getBytes(StandardCharsets.UTF_8), 5, ValueType.VALUE).encode(),
-                new InternalKey(to.getBytes(StandardCharsets.UTF_8), 9, ValueType.DELETION).encode(), 5, 9, 42, 4096, List.of());
+                new InternalKey(to.getBytes(StandardCharsets.UTF_8), 9, ValueType.DELETION).encode(), 5, 9, 42, 4096, List.of(), 0x1234);
     }
 
     @Test
     void everyFieldRoundTrips() {
         ValueLogId log = new ValueLogId(0xfedcba9876543210L, 12);
         FileMetadata withPointers = new FileMetadata(11, 5000, file(11, "n", "z").smallest(), file(11, "n", "z").largest(),
-                1, 2, 3, 4, List.of(log, new ValueLogId(1, 2)));
+                1, 2, 3, 4, List.of(log, new ValueLogId(1, 2)), -77);
         VersionEdit edit = VersionEdit.builder().logNumber(7).nextFileNumber(99).lastSequence(123456789L)
                 .appliedMarker(new byte[] {1, 2, 3}).deleteFile(0, 4).deleteFile(2, 5)
                 .addFile(1, file(10, "a", "m")).addFile(3, withPointers).origin(-5L)
-                .addValueLog(new ValueLogFileMetadata(log, 4096, 3, 4064)).addGarbage(log, 100)
+                .addValueLog(new ValueLogFileMetadata(log, 4096, 3, 4064, 0xabcdef)).addGarbage(log, 100)
                 .deleteValueLog(new ValueLogId(7, 8)).build();
         VersionEdit decoded = VersionEdit.decode(edit.encode());
         assertThat(decoded).isEqualTo(edit);
