@@ -100,6 +100,9 @@ final class WalRecord {
      * on each key is added: later operations in a batch win, as they do otherwise.
      */
     static void insert(MemTable mem, List<WriteBatch.Op> ops, long first, boolean shared) {
+        if (shared) {
+            mem.noteSequence(first);
+        }
         if (!shared) {
             long sequence = first;
             for (WriteBatch.Op op : ops) {

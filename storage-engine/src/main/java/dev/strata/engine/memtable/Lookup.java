@@ -3,9 +3,9 @@ package dev.strata.engine.memtable;
 /**
  * The answer of one layer of the tree (a memtable or a table) to a point lookup: the key's
  * newest visible version is a value, a pointer to a value in the value log, a tombstone, or not
- * in this layer (look deeper).
+ * in this layer (look deeper). {@code sequence} is the entry's (-1 when not found).
  */
-public record Lookup(State state, byte[] value) {
+public record Lookup(State state, byte[] value, long sequence) {
     public enum State {
         FOUND,
         /** Found; {@code value} is an encoded {@code ValuePointer} the caller resolves. */
@@ -14,12 +14,7 @@ public record Lookup(State state, byte[] value) {
         NOT_FOUND
     }
 
-    public static final Lookup NOT_FOUND = new Lookup(State.NOT_FOUND, null);
-    public static final Lookup DELETED = new Lookup(State.DELETED, null);
-
-    public static Lookup found(byte[] value) {
-        return new Lookup(State.FOUND, value);
-    }
+    public static final Lookup NOT_FOUND = new Lookup(State.NOT_FOUND, null, -1);
 
     /** True when this layer decided the answer (found or deleted), so deeper layers need not be read. */
     public boolean isDecided() {
@@ -32,14 +27,15 @@ public record Lookup(State state, byte[] value) {
      */
     public static Lookup ofEntry(byte[] entryKey, byte[] value) {
         int type = InternalKey.typeCodeOf(entryKey);
+        long sequence = InternalKey.sequenceOf(entryKey);
         if (type == ValueType.DELETION.code()) {
-            return DELETED;
+            return new Lookup(State.DELETED, null, sequence);
         }
         if (type == ValueType.VALUE.code()) {
-            return found(value);
+            return new Lookup(State.FOUND, value, sequence);
         }
         if (type == ValueType.VALUE_POINTER.code()) {
-            return new Lookup(State.FOUND_POINTER, value);
+            return new Lookup(State.FOUND_POINTER, value, sequence);
         }
         throw new IllegalArgumentException("unknown value type " + type);
     }

@@ -50,6 +50,16 @@ public final class MemTable {
         largestSequence = sequence;
     }
 
+    /**
+     * Notes that a write at {@code sequence} was applied here even though it added no entry (a
+     * batch holding only an applied marker), so the memtable's flush covers that sequence.
+     */
+    public void noteSequence(long sequence) {
+        if (sequence > largestSequence) {
+            largestSequence = sequence;
+        }
+    }
+
     /** Records the marker of the newest batch applied to this memtable. */
     public void setAppliedMarker(byte[] marker) {
         this.appliedMarker = marker;
@@ -81,7 +91,7 @@ public final class MemTable {
         return entries.size();
     }
 
-    /** The largest sequence number added, or 0. */
+    /** The largest sequence number added or noted, or 0. */
     public long largestSequence() {
         return largestSequence;
     }

@@ -92,18 +92,28 @@ public final class Version {
     }
 
     /**
-     * The newest version of {@code userKey} visible at {@code sequence}: L0 files newest first,
-     * then at most one file per deeper level. A newer entry is always in a shallower level
-     * (or a newer L0 file), so the first layer that has the key decides.
+     * The newest version of {@code userKey} visible at {@code sequence}: L0 files by descending
+     * largest sequence, then at most one file per deeper level, whose entries are all older
+     * than any L0 entry of the same key. In L0 sequence numbers decide, not position alone:
+     * ingested files (checkpoint deltas) may overlap local ones in sequence range, so after a
+     * hit the search goes on while a file could still hold a newer version. When ranges do not
+     * overlap (every flush) that check stops at once.
      */
     public Lookup get(byte[] userKey, long sequence, TableCache tableCache) {
+        Lookup best = null;
         for (FileMetadata f : levels.get(0)) {
+            if (best != null && f.largestSequence() <= best.sequence()) {
+                break;
+            }
             if (f.overlaps(userKey, userKey)) {
                 Lookup r = tableCache.get(f, userKey, sequence);
-                if (r.isDecided()) {
-                    return r;
+                if (r.isDecided() && (best == null || r.sequence() > best.sequence())) {
+                    best = r;
                 }
             }
+        }
+        if (best != null) {
+            return best;
         }
         byte[] target = InternalKey.encodeLookupKey(userKey, sequence);
         for (int level = 1; level < levels.size(); level++) {
