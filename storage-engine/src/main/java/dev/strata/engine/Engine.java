@@ -2,6 +2,13 @@ package dev.strata.engine;
 
 import dev.strata.engine.cache.BlockCache;
 import dev.strata.engine.cache.TableCache;
+import dev.strata.engine.checkpoint.Checkpoint;
+import dev.strata.engine.checkpoint.CheckpointManifest;
+import dev.strata.engine.checkpoint.CheckpointRestore;
+import dev.strata.engine.checkpoint.Checkpoints;
+import dev.strata.engine.checkpoint.Delta;
+import dev.strata.engine.checkpoint.DeltaChain;
+import dev.strata.engine.checkpoint.DeltaIngest;
 import dev.strata.engine.compaction.Compaction;
 import dev.strata.engine.compaction.CompactionJob;
 import dev.strata.engine.compaction.CompactionPicker;
@@ -103,6 +110,8 @@ public final class Engine implements AutoCloseable {
     private final BlockCache blockCache;
     private final ValueLogs valueLogs;
     private final ValueLogGcPolicy gcPolicy;
+    private final Checkpoints checkpoints;
+    private final DeltaChain deltas;
     private final CompactionPicker picker;
     private final SnapshotList snapshots = new SnapshotList();
     private final Statistics stats = new Statistics();
@@ -156,7 +165,8 @@ public final class Engine implements AutoCloseable {
     }
 
     private Engine(Path dir, EngineOptions options, FileChannel lockChannel, FileLock lock, VersionSet versions,
-                   TableCache tableCache, FilterStats filterStats, BlockCache blockCache, ValueLogs valueLogs) {
+                   TableCache tableCache, FilterStats filterStats, BlockCache blockCache, ValueLogs valueLogs,
+                   Checkpoints checkpoints, DeltaChain deltas) {
         this.dir = dir;
         this.options = options;
         this.lockChannel = lockChannel;
@@ -166,6 +176,8 @@ public final class Engine implements AutoCloseable {
         this.filterStats = filterStats;
         this.blockCache = blockCache;
         this.valueLogs = valueLogs;
+        this.checkpoints = checkpoints;
+        this.deltas = deltas;
         this.gcPolicy = new ValueLogGcPolicy(options.valueLogGarbageRatio(), options.valueLogSpaceAmplification());
         this.picker = new CompactionPicker(options);
         this.policy = options.compressionPolicy();
@@ -201,6 +213,7 @@ public final class Engine implements AutoCloseable {
         VersionSet versions = null;
         TableCache tableCache = null;
         ValueLogs valueLogs = null;
+        DeltaChain deltas = null;
         try {
             Files.createDirectories(dir);
             Path valueLogDir = options.valueLogDirFor(dir);
@@ -220,8 +233,10 @@ public final class Engine implements AutoCloseable {
             BlockCache blockCache = new BlockCache(options.blockCacheSize());
             tableCache = new TableCache(dir, options.maxOpenTables(), filterStats, blockCache);
             valueLogs = new ValueLogs(valueLogDir, options.maxOpenTables());
+            Checkpoints checkpoints = Checkpoints.open(dir, valueLogDir, options.checkpointsToKeep());
+            deltas = DeltaChain.open(dir, valueLogDir);
             Engine engine = new Engine(dir, options, lockChannel, lock, versions, tableCache, filterStats, blockCache,
-                    valueLogs);
+                    valueLogs, checkpoints, deltas);
             try {
                 engine.recover();
             } catch (IOException | RuntimeException e) {
@@ -230,7 +245,7 @@ public final class Engine implements AutoCloseable {
             }
             return engine;
         } catch (IOException | RuntimeException e) {
-            closeQuietly(e, versions, tableCache, valueLogs, lockChannel);
+            closeQuietly(e, versions, tableCache, valueLogs, deltas, lockChannel);
             if (e instanceof EngineException ee) {
                 throw ee;
             }
@@ -277,6 +292,7 @@ public final class Engine implements AutoCloseable {
             wal = LogWriter.create(FileNames.wal(dir, newWal));
             VersionSet.syncDirectory(dir);
         }
+        long coveredBefore = versions.lastSequence();
         VersionEdit.Builder edit = VersionEdit.builder().logNumber(newWal).lastSequence(lastSequence);
         MemTable recovered = replay.memTable();
         if (!recovered.isEmpty()) {
@@ -291,7 +307,7 @@ public final class Engine implements AutoCloseable {
         if (recovered.appliedMarker() != null) {
             edit.appliedMarker(recovered.appliedMarker());
         }
-        versions.logAndApply(edit.build());
+        commitFlush(edit.build(), coveredBefore);
         mem = new MemTable(newWal);
         publishMemTables();
         deleteObsoleteFiles();
@@ -640,6 +656,7 @@ public final class Engine implements AutoCloseable {
 
     private void flushOne(MemTable imm, long nextWalNumber, long smallestSnapshot) throws IOException {
         long start = System.nanoTime();
+        long coveredBefore = versions.lastSequence();
         VersionEdit.Builder edit = VersionEdit.builder().logNumber(nextWalNumber)
                 .lastSequence(Math.max(imm.largestSequence(), versions.lastSequence()));
         if (imm.appliedMarker() != null) {
@@ -653,7 +670,7 @@ public final class Engine implements AutoCloseable {
         }
         syncOutputDirectories();
         VersionEdit built = edit.build();
-        versions.logAndApply(built);
+        commitFlush(built, coveredBefore);
         stats.flushes.increment();
         LOG.debug("flushed memtable of {} entries in {} ms: {}", imm.size(), (System.nanoTime() - start) / 1_000_000, built);
         mutex.lock();
@@ -664,6 +681,7 @@ public final class Engine implements AutoCloseable {
             mutex.unlock();
         }
         deleteObsoleteFiles(); // the flushed memtable's log, before anyone waiting on the flush is woken
+        enforceDeltaBudget();
         mutex.lock();
         try {
             backgroundChanged.signalAll();
@@ -705,6 +723,48 @@ public final class Engine implements AutoCloseable {
                 e.addSuppressed(suppressed);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Applies a flush's (or an ingest's) edit and keeps its outputs as a delta of the incremental
+     * chain covering {@code (coveredBefore, edit.lastSequence]}: linked before the edit, while
+     * no compaction can take them yet, recorded after it. The chain is an optimisation for
+     * replicas catching up: a failure to keep it is logged and leaves the chain to restart.
+     */
+    private void commitFlush(VersionEdit edit, long coveredBefore) throws IOException {
+        boolean keepDelta = options.deltaRetention() > 0;
+        if (keepDelta) {
+            try {
+                deltas.linkFiles(dir, valueLogs.directory(), edit.newFiles(), edit.newValueLogs());
+            } catch (IOException e) {
+                LOG.warn("cannot keep the flush outputs as a delta ({}); the incremental chain restarts", e.toString());
+                keepDelta = false;
+                deltas.clear();
+            }
+        }
+        versions.logAndApply(edit);
+        if (keepDelta) {
+            try {
+                deltas.append(new Delta(coveredBefore, edit.lastSequence(), edit.appliedMarker(), edit.newFiles(),
+                        edit.newValueLogs()));
+            } catch (IOException e) {
+                LOG.warn("cannot record a delta ({}); the incremental chain restarts", e.toString());
+                deltas.clear();
+            }
+        }
+    }
+
+    /**
+     * Releases the oldest deltas while the bytes only the chain holds exceed the budget. Run
+     * after obsolete files are deleted: that is when a compacted-away table becomes the chain's
+     * alone.
+     */
+    private void enforceDeltaBudget() {
+        try {
+            deltas.enforceBudget((long) (options.deltaRetention() * liveBytes(versions.current())));
+        } catch (IOException e) {
+            LOG.warn("cannot trim the incremental chain: {}", e.toString());
         }
     }
 
@@ -773,6 +833,7 @@ public final class Engine implements AutoCloseable {
         } finally {
             versions.release(base);
             deleteObsoleteFiles(); // before signalling: a settled engine holds no obsolete files
+            enforceDeltaBudget();
             mutex.lock();
             try {
                 unmarkBusy(c);
@@ -1088,6 +1149,7 @@ public final class Engine implements AutoCloseable {
             mutex.unlock();
         }
         deleteObsoleteFiles();
+        enforceDeltaBudget();
     }
 
     /** Runs one manual compaction on this thread (mutex held on entry and exit); adds its outputs to {@code written}. */
@@ -1190,6 +1252,157 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes a checkpoint: flushes the memtable, then pins (by hard links) every table and value
+     * log of the current version with the sequence and applied marker durable in them. The
+     * newest {@code checkpointsToKeep} checkpoints are kept; older ones go once nobody pins them.
+     * Taking one when nothing was written since the last returns that one.
+     */
+    public Checkpoint checkpoint() {
+        flush();
+        VersionSet.Durable d = versions.acquireDurable();
+        try {
+            List<VersionEdit.NewFile> tables = new ArrayList<>();
+            for (int level = 0; level < d.version().numLevels(); level++) {
+                for (FileMetadata f : d.version().files(level)) {
+                    tables.add(new VersionEdit.NewFile(level, f));
+                }
+            }
+            CheckpointManifest m = new CheckpointManifest(d.lastSequence(), d.appliedMarker(), d.origin(), tables,
+                    List.copyOf(d.version().valueLogs().values()));
+            return checkpoints.create(m);
+        } catch (IOException e) {
+            throw EngineException.io("taking a checkpoint in " + dir, e);
+        } finally {
+            versions.release(d.version());
+        }
+    }
+
+    /** The newest checkpoint kept, or null. */
+    public Checkpoint latestCheckpoint() {
+        return checkpoints.latest();
+    }
+
+    /** The checkpoints kept, oldest first. */
+    public List<Checkpoint> checkpoints() {
+        return checkpoints.all();
+    }
+
+    /** The incremental chain of flush outputs (empty when {@code deltaRetention} is 0). */
+    public DeltaChain deltaChain() {
+        return deltas;
+    }
+
+    /**
+     * Adds received deltas (their files staged in {@code staging} under their names) as L0
+     * tables. The memtable is flushed first, and no write runs meanwhile; sequence numbers, which
+     * every replica shares, then order the new tables against the local ones. On success the
+     * engine holds every write up to the last delta's end and its applied marker is durable.
+     *
+     * @throws EngineException with code INVALID_ARGUMENT when the first delta starts after what
+     *         this engine holds (a gap) or the deltas are not contiguous; CORRUPTION when a
+     *         staged file does not match its content id. The engine is unchanged then.
+     */
+    public void ingest(Path staging, List<Delta> received) {
+        checkOpen();
+        runExclusive(() -> {
+            makeRoomForWrite(true);
+            while (!imms.isEmpty()) {
+                checkWritable();
+                awaitBackground(0);
+            }
+            if (received.isEmpty() || received.get(0).fromExclusive() > lastSequence) {
+                throw new EngineException(EngineException.Code.INVALID_ARGUMENT, "deltas start after sequence "
+                        + (received.isEmpty() ? "?" : received.get(0).fromExclusive()) + " but this engine holds only up to "
+                        + lastSequence);
+            }
+            mutex.unlock();
+            long to;
+            try {
+                to = ingestStaged(staging, received);
+            } finally {
+                mutex.lock();
+            }
+            lastSequence = Math.max(lastSequence, to);
+            visibleSequence = lastSequence;
+            maybeScheduleCompaction();
+        });
+    }
+
+    private long ingestStaged(Path staging, List<Delta> received) {
+        Version current = versions.acquireCurrent();
+        try {
+            long coveredBefore = versions.lastSequence();
+            DeltaIngest.Result r = DeltaIngest.stage(staging, received, dir, valueLogs.directory(), versions, current);
+            VersionEdit.Builder edit = VersionEdit.builder().lastSequence(Math.max(r.toSequence(), coveredBefore));
+            if (r.appliedMarker() != null) {
+                edit.appliedMarker(r.appliedMarker());
+            }
+            r.tables().forEach(t -> edit.addFile(0, t.file()));
+            r.valueLogs().forEach(edit::addValueLog);
+            try {
+                commitFlush(edit.build(), coveredBefore);
+            } catch (IOException | RuntimeException e) {
+                DeltaIngest.release(versions, r);
+                throw e;
+            }
+            LOG.info("ingested {} deltas up to sequence {}: {} tables, {} value logs", received.size(), r.toSequence(),
+                    r.tables().size(), r.valueLogs().size());
+            return r.toSequence();
+        } catch (IOException e) {
+            throw EngineException.io("ingesting deltas from " + staging, e);
+        } finally {
+            versions.release(current);
+        }
+    }
+
+    /** An action run at the head of the write queue: no write runs meanwhile. */
+    @FunctionalInterface
+    private interface ExclusiveAction {
+        void run();
+    }
+
+    /** Runs {@code action} with mutex held and the write queue held by this thread. */
+    private void runExclusive(ExclusiveAction action) {
+        Writer w = new Writer(null, 0, mutex.newCondition());
+        mutex.lock();
+        try {
+            writers.addLast(w);
+            while (writers.peekFirst() != w) {
+                w.turn.awaitUninterruptibly();
+            }
+            try {
+                action.run();
+            } finally {
+                writers.pollFirst();
+                Writer next = writers.peekFirst();
+                if (next != null) {
+                    next.turn.signal();
+                }
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Seeds an empty data directory from a checkpoint's files: a backup directory, or the files a
+     * node received. Every file is verified against its content id; the new database gets its
+     * own origin id. Open it with {@link #open} afterwards.
+     *
+     * @param from    a directory holding {@code CHECKPOINT} and every file it lists
+     * @param move    move the files rather than copy them (for a staging directory)
+     * @param dataDir must hold no engine files
+     * @return the restored checkpoint's description (its sequence and applied marker)
+     */
+    public static CheckpointManifest restoreCheckpoint(Path from, boolean move, Path dataDir, EngineOptions options) {
+        try {
+            return CheckpointRestore.restore(from, move, dataDir, options.valueLogDirFor(dataDir));
+        } catch (IOException e) {
+            throw EngineException.io("restoring a checkpoint from " + from + " into " + dataDir, e);
+        }
+    }
+
     /** New tables use {@code newPolicy} from now on; existing tables stay readable as written. */
     public void setCompressionPolicy(CompressionPolicy newPolicy) {
         this.policy = Objects.requireNonNull(newPolicy, "policy");
@@ -1239,17 +1452,31 @@ public final class Engine implements AutoCloseable {
                 logs.add(new EngineStats.ValueLogStats(f.metadata().id().fileName(), f.metadata().fileSize(),
                         f.garbageBytes()));
             }
-            long liveValues = v.valueLogs().values().stream().mapToLong(f -> f.liveBytes()).sum();
+
             return new EngineStats(stats.userBytes.sum(), stats.walBytes.sum(), stats.walSyncs.sum(), stats.flushBytes.sum(),
                     stats.compactionBytesRead.sum(), stats.compactionBytesWritten.sum(), stats.valueLogBytes.sum(),
-                    stats.relocatedBytes.sum(), estimateLiveBytes(v) + liveValues, directoryBytes(), levels,
+                    stats.relocatedBytes.sum(), liveBytes(v), directoryBytes(), levels,
                     stats.flushes.sum(), stats.compactions.sum(), stats.gcCompactions.sum(), stats.stallSlowdowns.sum(),
                     stats.stallStops.sum(), stats.stallMicros.sum(), stats.writesStopped, filterStats.useful(),
                     filterStats.falsePositives(), blockCache.hits(), blockCache.misses(), blockCache.usedBytes(), memBytes,
-                    view.immsNewestFirst().size(), picker.pendingCompactionBytes(v), visibleSequence, logs);
+                    view.immsNewestFirst().size(), picker.pendingCompactionBytes(v), visibleSequence, logs,
+                    checkpoints.all().size(), deltas.all().size(), deltaBytes());
         } finally {
             versions.release(v);
         }
+    }
+
+    private long deltaBytes() {
+        try {
+            return deltas.unsharedBytes();
+        } catch (IOException e) {
+            throw EngineException.io("measuring the incremental chain in " + dir, e);
+        }
+    }
+
+    /** Estimated live tables plus value-log bytes not counted as garbage. */
+    private static long liveBytes(Version v) {
+        return estimateLiveBytes(v) + v.valueLogs().values().stream().mapToLong(f -> f.liveBytes()).sum();
     }
 
     /**
@@ -1344,7 +1571,7 @@ public final class Engine implements AutoCloseable {
             failure = e;
         }
         deleteObsoleteFiles();
-        for (AutoCloseable r : new AutoCloseable[] {versions, tableCache, valueLogs, lock, lockChannel}) {
+        for (AutoCloseable r : new AutoCloseable[] {versions, tableCache, valueLogs, deltas, lock, lockChannel}) {
             try {
                 r.close();
             } catch (Exception e) {

@@ -43,6 +43,9 @@ import java.util.Objects;
  *                                 value write amplification at most 1/r, space amplification at most 1/(1-r))
  * @param valueLogSpaceAmplification when all value logs take more than this times their live bytes, the files
  *                                 with the most garbage are collected too (default 1.5; 0 turns this off)
+ * @param checkpointsToKeep        checkpoints kept (hard-linked) after a newer one is taken (default 2)
+ * @param deltaRetention           the incremental chain keeps flush outputs compaction removed while they take
+ *                                 at most this fraction of the live data size (default 0.25; 0 keeps no chain)
  */
 public record EngineOptions(
         WalMode walMode,
@@ -70,7 +73,9 @@ public record EngineOptions(
         Path valueLogDir,
         long valueLogFileSize,
         double valueLogGarbageRatio,
-        double valueLogSpaceAmplification) {
+        double valueLogSpaceAmplification,
+        int checkpointsToKeep,
+        double deltaRetention) {
 
     private static final long KiB = 1024;
     private static final long MiB = 1024 * KiB;
@@ -109,6 +114,16 @@ public record EngineOptions(
         if (!(valueLogSpaceAmplification == 0 || valueLogSpaceAmplification > 1)) {
             throw new EngineException(EngineException.Code.INVALID_ARGUMENT,
                     "valueLogSpaceAmplification must be 0 (off) or above 1, was " + valueLogSpaceAmplification);
+        }
+        requireRetention(checkpointsToKeep, deltaRetention);
+    }
+
+    /** Checked after the value-log rules; see the record comment for each value's meaning. */
+    private static void requireRetention(int checkpointsToKeep, double deltaRetention) {
+        require(checkpointsToKeep >= 1 && checkpointsToKeep <= 100, "checkpointsToKeep", checkpointsToKeep, "in [1, 100]");
+        if (!(deltaRetention >= 0 && deltaRetention <= 10)) {
+            throw new EngineException(EngineException.Code.INVALID_ARGUMENT, "deltaRetention must be in [0, 10], was "
+                    + deltaRetention);
         }
     }
 
@@ -173,6 +188,8 @@ public record EngineOptions(
         private long valueLogFileSize = 256 * MiB;
         private double valueLogGarbageRatio = 0.5;
         private double valueLogSpaceAmplification = 1.5;
+        private int checkpointsToKeep = 2;
+        private double deltaRetention = 0.25;
 
         private Builder() {}
 
@@ -203,6 +220,8 @@ public record EngineOptions(
             valueLogFileSize = o.valueLogFileSize;
             valueLogGarbageRatio = o.valueLogGarbageRatio;
             valueLogSpaceAmplification = o.valueLogSpaceAmplification;
+            checkpointsToKeep = o.checkpointsToKeep;
+            deltaRetention = o.deltaRetention;
         }
 
         public Builder walMode(WalMode v) { walMode = v; return this; }
@@ -231,6 +250,8 @@ public record EngineOptions(
         public Builder valueLogFileSize(long bytes) { valueLogFileSize = bytes; return this; }
         public Builder valueLogGarbageRatio(double v) { valueLogGarbageRatio = v; return this; }
         public Builder valueLogSpaceAmplification(double v) { valueLogSpaceAmplification = v; return this; }
+        public Builder checkpointsToKeep(int v) { checkpointsToKeep = v; return this; }
+        public Builder deltaRetention(double fraction) { deltaRetention = fraction; return this; }
 
         public EngineOptions build() {
             return new EngineOptions(walMode, writeBufferSize, maxImmutableMemtables, blockSize, blockRestartInterval,
@@ -238,7 +259,7 @@ public record EngineOptions(
                     level0CompactionTrigger, level0SlowdownTrigger, level0StopTrigger, softPendingCompactionBytes,
                     hardPendingCompactionBytes, compactionThreads, maxOpenTables, blockCacheSize, maxManifestFileSize,
                     compressionPolicy, valueLogEnabled, minBlobSize, valueLogDir, valueLogFileSize, valueLogGarbageRatio,
-                    valueLogSpaceAmplification);
+                    valueLogSpaceAmplification, checkpointsToKeep, deltaRetention);
         }
     }
 }

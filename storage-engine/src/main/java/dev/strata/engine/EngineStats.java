@@ -38,6 +38,9 @@ import java.util.List;
  * @param pendingCompactionBytes  estimated bytes compactions must rewrite to bring every level under target
  * @param lastSequence            sequence number of the newest visible write
  * @param valueLogs               per value-log file: size and exact garbage
+ * @param checkpointsKept         checkpoints pinned on disk
+ * @param deltasKept              intervals in the incremental chain
+ * @param deltaBytes              bytes only the incremental chain still holds (compaction removed them from the tree)
  */
 public record EngineStats(
         long userBytesWritten,
@@ -67,7 +70,10 @@ public record EngineStats(
         int immutableMemtables,
         long pendingCompactionBytes,
         long lastSequence,
-        List<ValueLogStats> valueLogs) {
+        List<ValueLogStats> valueLogs,
+        int checkpointsKept,
+        int deltasKept,
+        long deltaBytes) {
 
     public EngineStats {
         levels = List.copyOf(levels);

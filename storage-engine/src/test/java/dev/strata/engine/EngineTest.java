@@ -136,9 +136,12 @@ class EngineTest {
 
     @Test
     void aDirectoryIsOpenedByOneEngineAtATime() {
-        try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
+        Engine first = Engine.open(dir, EngineOptions.defaults());
+        try {
             assertThatThrownBy(() -> Engine.open(dir, EngineOptions.defaults())).isInstanceOf(EngineException.class)
                     .extracting(e -> ((EngineException) e).code()).isEqualTo(EngineException.Code.LOCKED);
+        } finally {
+            first.close();
         }
         Engine.open(dir, EngineOptions.defaults()).close();
     }

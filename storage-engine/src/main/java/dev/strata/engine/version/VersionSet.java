@@ -57,6 +57,8 @@ public final class VersionSet implements AutoCloseable {
     private final long maxManifestSize;
     private final Set<Version> live = ConcurrentHashMap.newKeySet();
     private final Set<Long> pendingOutputs = ConcurrentHashMap.newKeySet();
+    /** Value logs of other databases being moved in (ingest), protected like our pending outputs. */
+    private final Set<ValueLogId> pendingIngests = ConcurrentHashMap.newKeySet();
     private volatile Runnable onVersionReleased = () -> {};
 
     private volatile Version current;
@@ -354,6 +356,17 @@ public final class VersionSet implements AutoCloseable {
         }
     }
 
+    /** A version with the sequence and applied marker durable in exactly its files. */
+    public record Durable(Version version, long lastSequence, byte[] appliedMarker, long origin) {}
+
+    /**
+     * The current version, referenced (release it), with the sequence and marker that belong to
+     * it: read together under the lock every edit is applied under, so they match.
+     */
+    public synchronized Durable acquireDurable() {
+        return new Durable(acquireCurrent(), lastSequence, appliedMarker, origin);
+    }
+
     /** The current version, without a reference: for a glance at its shape, not for reading files. */
     public Version current() {
         return current;
@@ -376,6 +389,18 @@ public final class VersionSet implements AutoCloseable {
 
     public void releasePendingOutput(long number) {
         pendingOutputs.remove(number);
+    }
+
+    /**
+     * Protects a value log of another database from obsolete-file deletion while it is moved in
+     * and until the edit that adds it is applied (or {@link #releaseIngestedValueLog} on failure).
+     */
+    public void protectIngestedValueLog(ValueLogId id) {
+        pendingIngests.add(id);
+    }
+
+    public void releaseIngestedValueLog(ValueLogId id) {
+        pendingIngests.remove(id);
     }
 
     /** This database's id; it names the value-log files it writes. */
@@ -417,7 +442,7 @@ public final class VersionSet implements AutoCloseable {
 
     /** True when a value-log file must not be deleted: a live version lists it or it is being written. */
     public boolean isValueLogLive(ValueLogId id) {
-        if (id.origin() == origin() && pendingOutputs.contains(id.number())) {
+        if (pendingIngests.contains(id) || (id.origin() == origin() && pendingOutputs.contains(id.number()))) {
             return true;
         }
         for (Version v : live) {
@@ -470,7 +495,15 @@ public final class VersionSet implements AutoCloseable {
         }
         install(newVersion(state));
         edit.newFiles().forEach(n -> pendingOutputs.remove(n.file().number()));
-        edit.newValueLogs().forEach(m -> pendingOutputs.remove(m.id().number()));
+        for (ValueLogFileMetadata m : edit.newValueLogs()) {
+            // A value log from another database (ingested) carries that database's number, which
+            // may equal one of ours still being written: only our own numbers were pending.
+            if (m.id().origin() == origin) {
+                pendingOutputs.remove(m.id().number());
+            } else {
+                pendingIngests.remove(m.id());
+            }
+        }
     }
 
     private void applyScalars(VersionEdit edit) {
@@ -538,8 +571,41 @@ public final class VersionSet implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes the first manifest of a database seeded from a checkpoint's files (already in
+     * place): the checkpoint's tables, value logs and garbage, sequence and marker, a new origin,
+     * and file numbers starting at {@code nextFileNumber}.
+     */
+    public static void writeInitialManifest(Path dir, List<VersionEdit.NewFile> tables, List<ValueLogFile> valueLogs,
+                                            long lastSequence, byte[] appliedMarker, long nextFileNumber)
+            throws IOException {
+        long manifestNumber = nextFileNumber;
+        VersionEdit.Builder edit = VersionEdit.builder().nextFileNumber(manifestNumber + 2).logNumber(0)
+                .lastSequence(lastSequence).origin(newOrigin());
+        if (appliedMarker != null) {
+            edit.appliedMarker(appliedMarker);
+        }
+        tables.forEach(t -> edit.addFile(t.level(), t.file()));
+        for (ValueLogFile v : valueLogs) {
+            edit.addValueLog(v.metadata());
+            if (v.garbageBytes() > 0) {
+                edit.addGarbage(v.metadata().id(), v.garbageBytes());
+            }
+        }
+        try (LogWriter w = LogWriter.create(FileNames.manifest(dir, manifestNumber))) {
+            w.addRecord(edit.build().encode());
+            w.sync();
+        }
+        publishCurrent(dir, manifestNumber, manifestNumber + 1);
+    }
+
     private void setCurrent(long manifest) throws IOException {
-        Path tmp = FileNames.temp(dir, newFileNumber());
+        publishCurrent(dir, manifest, newFileNumber());
+    }
+
+    /** Points CURRENT at a manifest: write a temporary file, fsync, rename, fsync the directory. */
+    private static void publishCurrent(Path dir, long manifest, long tempNumber) throws IOException {
+        Path tmp = FileNames.temp(dir, tempNumber);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.wrap((FileNames.manifest(dir, manifest).getFileName() + "\n")
                     .getBytes(StandardCharsets.UTF_8)));

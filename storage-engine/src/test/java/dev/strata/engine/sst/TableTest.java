@@ -2,6 +2,7 @@ package dev.strata.engine.sst;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.cache.BlockCache;
+import dev.strata.engine.checkpoint.StagedFiles;
 import dev.strata.engine.compress.Codec;
 import dev.strata.engine.iterator.InternalIterator;
 import dev.strata.engine.memtable.InternalKey;
@@ -58,7 +59,7 @@ class TableTest {
         }
         b.finish();
         assertThat(b.fileSize()).isEqualTo(Files.size(path));
-        assertThat(b.fileCrc()).as("content id CRC").isEqualTo(dev.strata.engine.vlog.ValueLogTest.crcOfFile(path));
+        assertThat(b.fileCrc()).as("content id CRC").isEqualTo(StagedFiles.crcOf(path));
         return path;
     }
 

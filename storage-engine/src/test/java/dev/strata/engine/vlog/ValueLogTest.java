@@ -1,6 +1,7 @@
 package dev.strata.engine.vlog;
 
 import dev.strata.engine.CorruptionException;
+import dev.strata.engine.checkpoint.StagedFiles;
 import dev.strata.engine.compress.Codec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,14 +50,8 @@ class ValueLogTest {
         assertThat(m.entries()).isEqualTo(n);
         assertThat(m.fileSize()).isEqualTo(Files.size(ID.path(dir)));
         assertThat(m.recordBytes()).isEqualTo(pointers.stream().mapToLong(ValuePointer::length).sum());
-        assertThat(m.fileCrc()).as("content id CRC of the whole file").isEqualTo(crcOfFile(ID.path(dir)));
+        assertThat(m.fileCrc()).as("content id CRC of the whole file").isEqualTo(StagedFiles.crcOf(ID.path(dir)));
         return pointers;
-    }
-
-    static int crcOfFile(Path p) throws IOException {
-        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-        crc.update(Files.readAllBytes(p));
-        return (int) crc.getValue();
     }
 
     @Test
