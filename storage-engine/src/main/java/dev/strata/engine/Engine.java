@@ -21,7 +21,6 @@ import dev.strata.engine.iterator.MergingIterator;
 import dev.strata.engine.memtable.InternalKey;
 import dev.strata.engine.memtable.Lookup;
 import dev.strata.engine.memtable.MemTable;
-import dev.strata.engine.memtable.ValueType;
 import dev.strata.engine.sst.FilterStats;
 import dev.strata.engine.sst.TableBuilder;
 import dev.strata.engine.util.ByteReader;
@@ -50,16 +49,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -112,6 +107,7 @@ public final class Engine implements AutoCloseable {
     private final ValueLogGcPolicy gcPolicy;
     private final Checkpoints checkpoints;
     private final DeltaChain deltas;
+    private final ObsoleteFiles obsoleteFiles;
     private final CompactionPicker picker;
     private final SnapshotList snapshots = new SnapshotList();
     private final Statistics stats = new Statistics();
@@ -178,6 +174,7 @@ public final class Engine implements AutoCloseable {
         this.valueLogs = valueLogs;
         this.checkpoints = checkpoints;
         this.deltas = deltas;
+        this.obsoleteFiles = new ObsoleteFiles(dir, versions, tableCache, valueLogs);
         this.gcPolicy = new ValueLogGcPolicy(options.valueLogGarbageRatio(), options.valueLogSpaceAmplification());
         this.picker = new CompactionPicker(options);
         this.policy = options.compressionPolicy();
@@ -310,7 +307,7 @@ public final class Engine implements AutoCloseable {
         commitFlush(edit.build(), coveredBefore);
         mem = new MemTable(newWal);
         publishMemTables();
-        deleteObsoleteFiles();
+        obsoleteFiles.delete();
         LOG.info("opened {}: {} (replayed {} log records, last sequence {})", dir, versions.current(),
                 replay.records(), lastSequence);
         mutex.lock();
@@ -680,7 +677,7 @@ public final class Engine implements AutoCloseable {
         } finally {
             mutex.unlock();
         }
-        deleteObsoleteFiles(); // the flushed memtable's log, before anyone waiting on the flush is woken
+        obsoleteFiles.delete(); // the flushed memtable's log, before anyone waiting on the flush is woken
         enforceDeltaBudget();
         mutex.lock();
         try {
@@ -762,7 +759,7 @@ public final class Engine implements AutoCloseable {
      */
     private void enforceDeltaBudget() {
         try {
-            deltas.enforceBudget((long) (options.deltaRetention() * liveBytes(versions.current())));
+            deltas.enforceBudget((long) (options.deltaRetention() * versions.current().liveBytesEstimate()));
         } catch (IOException e) {
             LOG.warn("cannot trim the incremental chain: {}", e.toString());
         }
@@ -832,7 +829,7 @@ public final class Engine implements AutoCloseable {
             setBackgroundError(new EngineException(EngineException.Code.IO_ERROR, "compaction " + c + " failed: " + e, e));
         } finally {
             versions.release(base);
-            deleteObsoleteFiles(); // before signalling: a settled engine holds no obsolete files
+            obsoleteFiles.delete(); // before signalling: a settled engine holds no obsolete files
             enforceDeltaBudget();
             mutex.lock();
             try {
@@ -877,70 +874,9 @@ public final class Engine implements AutoCloseable {
 
     private void scheduleObsoleteFileDeletion() {
         try {
-            flushExecutor.execute(this::deleteObsoleteFiles);
+            flushExecutor.execute(obsoleteFiles::delete);
         } catch (RejectedExecutionException e) {
             // closing: close() runs a final deletion pass itself
-        }
-    }
-
-    /**
-     * Deletes tables and value logs no live version lists, logs older than the manifest's log
-     * number and old manifests. Directories are listed before the live sets are computed: a file
-     * created after the listing is not seen, and one created before it is already pending or live.
-     */
-    private void deleteObsoleteFiles() {
-        synchronized (obsoleteFileLock) {
-            List<Path> names;
-            List<Path> valueLogNames;
-            try {
-                names = list(dir);
-                valueLogNames = valueLogs.directory().equals(dir) ? names : list(valueLogs.directory());
-            } catch (IOException e) {
-                LOG.warn("cannot list {} to delete obsolete files: {}", dir, e.toString());
-                return;
-            }
-            Set<Long> live = versions.liveTableNumbers();
-            long logNumber = versions.logNumber();
-            long manifest = versions.manifestNumber();
-            for (Path p : names) {
-                FileNames.Parsed f = FileNames.parse(p.getFileName().toString());
-                if (f == null) {
-                    continue;
-                }
-                boolean obsolete = switch (f.kind()) {
-                    case TABLE -> !live.contains(f.number());
-                    case WAL -> f.number() < logNumber;
-                    case MANIFEST -> f.number() < manifest;
-                    default -> false;
-                };
-                if (obsolete) {
-                    if (f.kind() == FileNames.Kind.TABLE) {
-                        tableCache.evict(f.number());
-                    }
-                    deleteQuietly(p);
-                }
-            }
-            for (Path p : valueLogNames) {
-                ValueLogId id = ValueLogId.parse(p.getFileName().toString());
-                if (id != null && !versions.isValueLogLive(id)) {
-                    valueLogs.evict(id);
-                    deleteQuietly(p);
-                }
-            }
-        }
-    }
-
-    private static List<Path> list(Path d) throws IOException {
-        try (var s = Files.list(d)) {
-            return s.toList();
-        }
-    }
-
-    private static void deleteQuietly(Path p) {
-        try {
-            Files.deleteIfExists(p);
-        } catch (IOException e) {
-            LOG.warn("cannot delete obsolete {}: {}", p, e.toString());
         }
     }
 
@@ -1148,7 +1084,7 @@ public final class Engine implements AutoCloseable {
         } finally {
             mutex.unlock();
         }
-        deleteObsoleteFiles();
+        obsoleteFiles.delete();
         enforceDeltaBudget();
     }
 
@@ -1210,43 +1146,7 @@ public final class Engine implements AutoCloseable {
         checkOpen();
         Version v = versions.acquireCurrent();
         try {
-            Map<ValueLogId, Long> pointed = new HashMap<>();
-            int tables = 0;
-            long entries = 0;
-            long pointers = 0;
-            for (int level = 0; level < v.numLevels(); level++) {
-                for (FileMetadata f : v.files(level)) {
-                    tables++;
-                    try (InternalIterator it = tableCache.iterator(f)) {
-                        for (it.seekToFirst(); it.valid(); it.next()) {
-                            entries++;
-                            if (InternalKey.typeCodeOf(it.key())
-                                    == ValueType.VALUE_POINTER.code()) {
-                                byte[] userKey = InternalKey.userKeyOf(it.key());
-                                ValuePointer p = ValuePointer.decode(it.value());
-                                if (!v.valueLogs().containsKey(p.file())) {
-                                    throw new EngineException(EngineException.Code.CORRUPTION, "table " + f.number()
-                                            + " points into value log " + p.file() + " which the manifest does not list");
-                                }
-                                resolve(userKey, it.value());
-                                pointed.merge(p.file(), (long) p.length(), Long::sum);
-                                pointers++;
-                            }
-                        }
-                    }
-                }
-            }
-            long live = 0;
-            for (var f : v.valueLogs().values()) {
-                long referenced = pointed.getOrDefault(f.metadata().id(), 0L);
-                if (referenced != f.liveBytes()) {
-                    throw new EngineException(EngineException.Code.CORRUPTION, "value log " + f.metadata().id()
-                            + ": tables point to " + referenced + " record bytes, the manifest counts "
-                            + f.liveBytes() + " live");
-                }
-                live += referenced;
-            }
-            return new VerifyReport(tables, entries, v.valueLogs().size(), pointers, live);
+            return IntegrityCheck.run(v, tableCache, this::resolve);
         } finally {
             versions.release(v);
         }
@@ -1455,7 +1355,7 @@ public final class Engine implements AutoCloseable {
 
             return new EngineStats(stats.userBytes.sum(), stats.walBytes.sum(), stats.walSyncs.sum(), stats.flushBytes.sum(),
                     stats.compactionBytesRead.sum(), stats.compactionBytesWritten.sum(), stats.valueLogBytes.sum(),
-                    stats.relocatedBytes.sum(), liveBytes(v), directoryBytes(), levels,
+                    stats.relocatedBytes.sum(), v.liveBytesEstimate(), directoryBytes(), levels,
                     stats.flushes.sum(), stats.compactions.sum(), stats.gcCompactions.sum(), stats.stallSlowdowns.sum(),
                     stats.stallStops.sum(), stats.stallMicros.sum(), stats.writesStopped, filterStats.useful(),
                     filterStats.falsePositives(), blockCache.hits(), blockCache.misses(), blockCache.usedBytes(), memBytes,
@@ -1472,36 +1372,6 @@ public final class Engine implements AutoCloseable {
         } catch (IOException e) {
             throw EngineException.io("measuring the incremental chain in " + dir, e);
         }
-    }
-
-    /** Estimated live tables plus value-log bytes not counted as garbage. */
-    private static long liveBytes(Version v) {
-        return estimateLiveBytes(v) + v.valueLogs().values().stream().mapToLong(f -> f.liveBytes()).sum();
-    }
-
-    /**
-     * RocksDB's estimate of the fully compacted size: tables from the deepest level up, each
-     * counted unless a table counted before already covers its whole key range.
-     */
-    private static long estimateLiveBytes(Version v) {
-        TreeMap<byte[], byte[]> counted = new TreeMap<>(Arrays::compareUnsigned);
-        long live = 0;
-        for (int l = v.numLevels() - 1; l >= 0; l--) {
-            List<FileMetadata> added = new ArrayList<>();
-            for (FileMetadata f : v.files(l)) {
-                var floor = counted.floorEntry(f.smallestUserKey());
-                boolean covered = floor != null && Arrays.compareUnsigned(floor.getValue(), f.largestUserKey()) >= 0;
-                if (!covered) {
-                    live += f.fileSize();
-                    added.add(f);
-                }
-            }
-            for (FileMetadata f : added) {
-                counted.merge(f.smallestUserKey(), f.largestUserKey(),
-                        (a, b) -> Arrays.compareUnsigned(a, b) >= 0 ? a : b);
-            }
-        }
-        return live;
     }
 
     /** Real bytes of every file in the data directory and, when it is elsewhere, the value-log directory. */
@@ -1570,7 +1440,7 @@ public final class Engine implements AutoCloseable {
         } catch (IOException e) {
             failure = e;
         }
-        deleteObsoleteFiles();
+        obsoleteFiles.delete();
         for (AutoCloseable r : new AutoCloseable[] {versions, tableCache, valueLogs, deltas, lock, lockChannel}) {
             try {
                 r.close();

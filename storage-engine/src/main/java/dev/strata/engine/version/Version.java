@@ -8,6 +8,7 @@ import dev.strata.engine.util.RefCount;
 import dev.strata.engine.vlog.ValueLogId;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
@@ -145,6 +146,34 @@ public final class Version {
             }
         }
         return out;
+    }
+
+    /**
+     * Estimated bytes of the data after a full compaction: RocksDB's estimate-live-data-size for
+     * the tables (from the deepest level up, each table counted unless a table counted before
+     * already covers its whole key range), plus the value-log bytes not counted as garbage.
+     */
+    public long liveBytesEstimate() {
+        TreeMap<byte[], byte[]> counted = new TreeMap<>(Arrays::compareUnsigned);
+        long live = 0;
+        for (int l = levels.size() - 1; l >= 0; l--) {
+            List<FileMetadata> added = new ArrayList<>();
+            for (FileMetadata f : levels.get(l)) {
+                var floor = counted.floorEntry(f.smallestUserKey());
+                boolean covered = floor != null && Arrays.compareUnsigned(floor.getValue(), f.largestUserKey()) >= 0;
+                if (!covered) {
+                    live += f.fileSize();
+                    added.add(f);
+                }
+            }
+            for (FileMetadata f : added) {
+                counted.merge(f.smallestUserKey(), f.largestUserKey(), (a, b) -> Arrays.compareUnsigned(a, b) >= 0 ? a : b);
+            }
+        }
+        for (ValueLogFile f : valueLogs.values()) {
+            live += f.liveBytes();
+        }
+        return live;
     }
 
     @Override
