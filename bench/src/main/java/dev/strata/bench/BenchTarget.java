@@ -31,6 +31,12 @@ interface BenchTarget extends AutoCloseable {
     /** Compacts every level down to the bottom one and waits for it. */
     void compact();
 
+    /**
+     * Waits until no flush or compaction is running or due, so the files on disk are those the
+     * engine settles on; garbage collection the engine would do by itself counts as due.
+     */
+    void waitForBackgroundWork();
+
     StorageStats stats();
 
     @Override

@@ -8,7 +8,7 @@ enum Benchmark {
     FILLSEQ(true),
     /** Puts num keys drawn uniformly from [0, num), with repeats, so some keys are never written. */
     FILLRANDOM(true),
-    /** Puts num keys drawn uniformly from [0, num) over the keys already there. */
+    /** Puts overwrite-rounds x num keys drawn uniformly from [0, num) over the keys already there. */
     OVERWRITE(true),
     /** Gets reads keys drawn uniformly from [0, num) and counts those found. */
     READRANDOM(false),

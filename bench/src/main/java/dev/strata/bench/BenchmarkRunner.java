@@ -2,6 +2,7 @@ package dev.strata.bench;
 
 import org.HdrHistogram.Histogram;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,50 +23,80 @@ import java.util.concurrent.TimeUnit;
  * starts, so the latencies are those of the engine calls. Throughput is wall time over all ops,
  * making keys and values included, as in db_bench. The histograms are merged when the threads end.
  *
+ * <p>After a benchmark that changes storage it can wait for the engine's background work to
+ * settle (timed on its own), so the next benchmark starts on a settled engine and the bytes
+ * written and the disk use include the flushes, compactions and garbage collection the
+ * benchmark caused. CPU time and bytes written are the process's, from the operating system.
+ *
  * <p>Not thread-safe: one benchmark at a time.
  */
 final class BenchmarkRunner {
     private final BenchTarget target;
+    private final Path dir;
     private final Workload workload;
+    private final boolean settle;
     /** Splits off each thread's random source in a fixed order, so a seed replays a run. */
     private final SplittableRandom seeds;
+    /** Null when the key space is too large to track. */
+    private final WrittenKeys writtenKeys;
 
-    BenchmarkRunner(BenchTarget target, Workload workload) {
+    /**
+     * @param dir    the target's database directory, measured after benchmarks that change storage
+     * @param settle wait for background work after benchmarks that change storage
+     */
+    BenchmarkRunner(BenchTarget target, Path dir, Workload workload, boolean settle) {
         this.target = target;
+        this.dir = dir;
         this.workload = workload;
+        this.settle = settle;
         this.seeds = new SplittableRandom(workload.seed());
+        this.writtenKeys = workload.num() <= WrittenKeys.MAX_KEYS ? new WrittenKeys(workload.num()) : null;
     }
 
     BenchmarkResult run(Benchmark benchmark) throws InterruptedException {
         long num = workload.num();
         long reads = workload.reads();
+        long overwrites = Math.multiplyExact(num, workload.overwriteRounds());
+        ProcessCounters before = ProcessCounters.now();
         Measured measured = switch (benchmark) {
             case FILLSEQ -> inThreads((share, random, meter) -> fillSequential(share.of(num), random, meter));
-            case FILLRANDOM, OVERWRITE -> inThreads((share, random, meter) -> fillRandom(share.of(num), random, meter));
+            case FILLRANDOM -> inThreads((share, random, meter) -> fillRandom(share.of(num), random, meter));
+            case OVERWRITE -> inThreads((share, random, meter) -> fillRandom(share.of(overwrites), random, meter));
             case READRANDOM -> inThreads((share, random, meter) -> readRandom(share.of(reads), random, meter));
             case READSEQ -> inThreads((share, random, meter) -> readSequential(meter));
             case SEEKRANDOM -> inThreads((share, random, meter) -> seekRandom(share.of(reads), random, meter));
             case FLUSH -> once(target::flush);
             case COMPACT -> once(target::compact);
         };
+        Double settleSeconds = null;
+        if (settle && benchmark.changesStorage()) {
+            long start = System.nanoTime();
+            target.waitForBackgroundWork();
+            settleSeconds = (System.nanoTime() - start) / 1e9;
+        }
+        ProcessCounters used = ProcessCounters.now().minus(before);
         boolean countsFound = benchmark == Benchmark.READRANDOM || benchmark == Benchmark.SEEKRANDOM;
         Meter total = measured.total();
+        StorageStats storage = benchmark.changesStorage() ? target.stats() : null;
+        DiskUse disk = storage == null ? null : new DiskUse(benchmark.wholeDatabase() ? 0 : total.bytes,
+                used.bytesWritten(), used.storageBytesWritten(), DbDirectory.sizeOf(dir), storage.liveBytes(),
+                writtenKeys == null ? -1 : writtenKeys.count() * (Keys.SIZE + (long) workload.valueSize()));
         return new BenchmarkResult(benchmark.label(), measured.threads(), total.ops, countsFound ? total.found : null,
-                total.bytes, measured.seconds(), LatencySummary.of(total.latency),
-                benchmark.changesStorage() ? target.stats() : null);
+                total.bytes, measured.seconds(), LatencySummary.of(total.latency), settleSeconds,
+                used.cpuNanos() / 1e9, disk, storage);
     }
 
     private void fillSequential(Range keys, SplittableRandom random, Meter meter) {
         ValueGenerator values = newValueGenerator(random);
         for (long i = keys.first(); i < keys.end(); i++) {
-            put(Keys.of(i), values.next(), meter);
+            put(i, values.next(), meter);
         }
     }
 
     private void fillRandom(Range ops, SplittableRandom random, Meter meter) {
         ValueGenerator values = newValueGenerator(random);
         for (long i = 0; i < ops.count(); i++) {
-            put(Keys.of(random.nextLong(workload.num())), values.next(), meter);
+            put(random.nextLong(workload.num()), values.next(), meter);
         }
     }
 
@@ -73,10 +104,14 @@ final class BenchmarkRunner {
         return new ValueGenerator(random.nextLong(), workload.valueSize(), workload.compressibility());
     }
 
-    private void put(byte[] key, byte[] value, Meter meter) {
+    private void put(long number, byte[] value, Meter meter) {
+        byte[] key = Keys.of(number);
         long start = System.nanoTime();
         target.put(key, value);
         meter.record(start, key.length + value.length);
+        if (writtenKeys != null) {
+            writtenKeys.add(number);
+        }
     }
 
     private void readRandom(Range ops, SplittableRandom random, Meter meter) {

@@ -18,14 +18,17 @@ final class ConsoleReport {
         this.out = out;
     }
 
-    void header(String command, BenchTarget target, Workload w, DbDirectory db, MachineInfo machine) {
+    void header(String command, BenchTarget target, int round, int rounds, Workload w, DbDirectory db,
+                MachineInfo machine) {
         long entryBytes = Keys.SIZE + (long) w.valueSize();
-        line("strata-bench %s on %s", command, target.name());
+        line("strata-bench %s on %s%s", command, target.name(),
+                rounds > 1 ? String.format(Locale.ROOT, ", round %d of %d", round, rounds) : "");
         line("Keys:        %d bytes each", Keys.SIZE);
         line("Values:      %d bytes each (about %d after compression)", w.valueSize(),
                 Math.round(w.valueSize() * (1 - w.compressibility())));
         line("Entries:     %d", w.num());
         line("Raw size:    %s (estimated)", bytes(entryBytes * w.num()));
+        line("Overwrites:  %d x %d", w.overwriteRounds(), w.num());
         line("Reads:       %d, %d nexts per seek", w.reads(), w.seekNexts());
         line("Threads:     %d", w.threads());
         line("Seed:        %d", w.seed());
@@ -44,9 +47,21 @@ final class ConsoleReport {
         } else {
             rates(r);
         }
+        if (r.disk() != null) {
+            disk(r);
+        }
         if (r.storageAfter() != null) {
             storage(r.storageAfter());
         }
+    }
+
+    /** The harness's own measures, alike for every engine. */
+    private void disk(BenchmarkResult r) {
+        DiskUse d = r.disk();
+        line("%ssettled in %s  cpu %.2f us/op  written %s  W-amp %s  dir %s  S-amp %s (logical %s)", INDENT,
+                r.settleSeconds() == null ? "-" : String.format(Locale.ROOT, "%.1f s", r.settleSeconds()),
+                r.cpuMicrosPerOp(), d.bytesWritten() < 0 ? "?" : bytes(d.bytesWritten()), ratio(d.writeAmplification()),
+                bytes(d.directoryBytes()), ratio(d.spaceAmplification()), ratio(d.logicalSpaceAmplification()));
     }
 
     private void rates(BenchmarkResult r) {
@@ -57,8 +72,9 @@ final class ConsoleReport {
                 latency.p50(), latency.p99(), latency.p999(), found);
     }
 
+    /** The engine's own view: its write amplification counts since it opened. */
     private void storage(StorageStats s) {
-        line("%swrite-amp %.2f  space-amp %.2f  disk %s  live %s  flushes %d  compactions %d  stalled %.1f ms",
+        line("%sengine: write-amp %.2f  space-amp %.2f  disk %s  live %s  flushes %d  compactions %d  stalled %.1f ms",
                 INDENT, s.writeAmplification(), s.spaceAmplification(), bytes(s.totalBytes()), bytes(s.liveBytes()),
                 s.flushes(), s.compactions(), s.stallMicros() / 1e3);
         for (StorageStats.Level level : s.levels()) {
@@ -67,12 +83,48 @@ final class ConsoleReport {
         }
     }
 
+    /**
+     * The summary of several runs: per benchmark, each engine's medians, then the ratios of the
+     * first engine over the second when there are two.
+     */
+    void comparison(Comparison c) {
+        line("-".repeat(60));
+        line("Summary: medians of %d round%s%s", c.rounds(), c.rounds() == 1 ? "" : "s",
+                c.engines().size() == 2 ? "; ratio = " + c.engines().get(0) + " / " + c.engines().get(1)
+                        + ", the median of the per-round ratios" : "");
+        line("%-12s %-8s %10s %8s %9s %9s %9s %8s %7s %7s %7s %10s", "benchmark", "engine", "ops/s", "MB/s",
+                "p50 us", "p99 us", "cpu us/op", "settle s", "W-amp", "S-amp", "logical", "dir");
+        for (Comparison.Row row : c.rows()) {
+            String name = row.benchmark();
+            for (Comparison.Figures f : row.figures()) {
+                line("%-12s %-8s %10.0f %8.1f %9.2f %9.2f %9.2f %8s %7s %7s %7s %10s", name, f.engine(), f.opsPerSecond(),
+                        f.mbPerSecond(), f.p50Micros(), f.p99Micros(), f.cpuMicrosPerOp(),
+                        f.settleSeconds() == null ? "-" : String.format(Locale.ROOT, "%.1f", f.settleSeconds()),
+                        ratio(f.writeAmplification()), ratio(f.spaceAmplification()),
+                        ratio(f.logicalSpaceAmplification()),
+                        f.directoryBytes() == null ? "-" : bytes(Math.round(f.directoryBytes())));
+                name = "";
+            }
+            Comparison.Ratios r = row.ratios();
+            if (r != null) {
+                line("%-12s %-8s %9.2fx %8s %9s %8.2fx %8.2fx %8s %7s %7s %7s %10s", "", "ratio", r.throughput(), "", "",
+                        r.p99(), r.cpuPerOp(), "", ratio(r.writeAmplification()), ratio(r.spaceAmplification()), "",
+                        r.directoryBytes() == null ? "-" : ratio(r.directoryBytes()));
+            }
+        }
+    }
+
+    /** A dimensionless figure with two decimals, or "-" when missing. */
+    static String ratio(Double value) {
+        return value == null ? "-" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
     private void line(String format, Object... args) {
         out.println(String.format(Locale.ROOT, format, args));
     }
 
     /** A byte count with a binary unit: {@code 512 B}, {@code 12.3 MiB}. */
-    private static String bytes(long n) {
+    static String bytes(long n) {
         if (n < 1024) {
             return n + " B";
         }

@@ -7,15 +7,10 @@ import picocli.CommandLine.Spec;
 
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Flags shared by the subcommands that generate data: how many keys, how large and how compressible the values. */
+/** Flags shared by the subcommands that generate data: how large and how compressible the values, and the seed. */
 final class DataFlags {
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
-
-    @Option(names = "--num", defaultValue = "1000000", paramLabel = "N",
-            description = "Size of the key space: keys are numbered [0, N), each " + Keys.SIZE + " bytes; "
-                    + "also the puts of each fill (${DEFAULT-VALUE}).")
-    long num;
 
     @Option(names = "--value-size", defaultValue = "100", paramLabel = "BYTES",
             description = "Size of each value (${DEFAULT-VALUE}).")
@@ -32,9 +27,6 @@ final class DataFlags {
 
     /** Checks the flags together; throws {@link ParameterException} naming the bad value. */
     void validate() {
-        if (num < 1 || num > Keys.MAX_COUNT) {
-            throw new ParameterException(spec.commandLine(), "--num must be in [1, " + Keys.MAX_COUNT + "], was " + num);
-        }
         if (valueSize < 1) {
             throw new ParameterException(spec.commandLine(), "--value-size must be >= 1, was " + valueSize);
         }

@@ -2,8 +2,12 @@ package dev.strata.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -33,6 +37,34 @@ final class DbDirectory implements AutoCloseable {
 
     Path path() {
         return path;
+    }
+
+    /**
+     * The real size of every file under {@code dir}, whatever engine wrote them: the one measure
+     * of disk use that trusts no engine's accounting. A file deleted during the walk counts as gone.
+     */
+    static long sizeOf(Path dir) {
+        long[] total = {0};
+        try {
+            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                    total[0] += attributes.size();
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot measure " + dir, e);
+        }
+        return total[0];
     }
 
     boolean deleteOnClose() {

@@ -1,5 +1,6 @@
 package dev.strata.bench;
 
+import dev.strata.engine.EngineException;
 import dev.strata.engine.WalMode;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -48,15 +49,33 @@ final class EngineFlags {
                     + "puts that codec on every level (${DEFAULT-VALUE}).")
     TargetConfig.Compression compression;
 
+    @Option(names = "--value-log-garbage-ratio", paramLabel = "FRACTION",
+            description = "Strata only: garbage fraction at which a value-log file is collected (default: the engine's). "
+                    + "RocksDB keeps its own blob GC settings.")
+    Double valueLogGarbageRatio;
+
+    @Option(names = "--value-log-space-amp", paramLabel = "RATIO",
+            description = "Strata only: value-log space amplification target, 0 for none (default: the engine's).")
+    Double valueLogSpaceAmplification;
+
     /**
-     * The settings these flags ask for. The engine validates the values themselves when it opens;
-     * this only refuses a block size that does not fit the engine's {@code int}.
+     * The settings these flags ask for, checked by building Strata's options from them, so a bad
+     * value is refused before any engine opens, whichever engines run.
+     *
+     * @throws ParameterException naming the bad value
      */
     TargetConfig toConfig() {
         if (blockSize != null && blockSize > Integer.MAX_VALUE) {
             throw new ParameterException(spec.commandLine(), "--block-size must be < 2 GiB, was " + blockSize);
         }
-        return new TargetConfig(walMode, writeBufferSize, blockSize == null ? null : blockSize.intValue(),
-                bloomBitsPerKey, targetFileSize, level1MaxBytes, compactionThreads, compression);
+        TargetConfig config = new TargetConfig(walMode, writeBufferSize, blockSize == null ? null : blockSize.intValue(),
+                bloomBitsPerKey, targetFileSize, level1MaxBytes, compactionThreads, compression, valueLogGarbageRatio,
+                valueLogSpaceAmplification);
+        try {
+            config.toEngineOptions();
+        } catch (EngineException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid engine option: " + e.getMessage(), e);
+        }
+        return config;
     }
 }

@@ -1,29 +1,26 @@
 package dev.strata.bench;
 
 import java.util.List;
-import java.util.Map;
 
 /**
- * What {@code strata-bench engine --json} writes: enough to compare two runs without the console
+ * What {@code strata-bench engine --json} writes: enough to compare runs without the console
  * output next to it.
  *
- * @param startedAt     when the run started, ISO-8601
- * @param engine        the target's name
- * @param db            the database directory
- * @param benchmarks    the benchmarks in the order they ran
- * @param config        the engine settings the flags asked for (unset ones left out)
- * @param engineOptions every option the engine resolved
- * @param finalStorage  the engine's storage figures after the last benchmark
+ * @param startedAt  when the run started, ISO-8601
+ * @param benchmarks the benchmarks in the order they ran
+ * @param config     the engine settings the flags asked for (unset ones left out)
+ * @param settle     whether background work was waited for after benchmarks that change storage
+ * @param runs       every engine's runs, in the order they ran (engines alternate within a round)
+ * @param comparison medians over the rounds and, for two engines, their ratios; null for a
+ *                   single run
  */
 record EngineReport(
         String command,
         String startedAt,
         MachineInfo machine,
-        String engine,
-        String db,
         List<String> benchmarks,
         Workload workload,
         TargetConfig config,
-        Map<String, Object> engineOptions,
-        List<BenchmarkResult> results,
-        StorageStats finalStorage) {}
+        boolean settle,
+        List<RunReport> runs,
+        Comparison comparison) {}

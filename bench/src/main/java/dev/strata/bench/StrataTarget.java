@@ -5,8 +5,6 @@ import dev.strata.engine.EngineOptions;
 import dev.strata.engine.EngineStats;
 import dev.strata.engine.KeyValue;
 import dev.strata.engine.KeyValueIterator;
-import dev.strata.engine.compress.Codec;
-import dev.strata.engine.compress.CompressionPolicy;
 
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
@@ -21,31 +19,9 @@ final class StrataTarget implements BenchTarget {
         this.engine = engine;
     }
 
-    /** Opens (or creates) the engine in {@code dir}; settings left null in {@code config} keep the engine's defaults. */
-    static StrataTarget open(Path dir, TargetConfig config) {
-        EngineOptions.Builder builder = EngineOptions.builder().walMode(config.walMode());
-        if (config.writeBufferSize() != null) {
-            builder.writeBufferSize(config.writeBufferSize());
-        }
-        if (config.blockSize() != null) {
-            builder.blockSize(config.blockSize());
-        }
-        if (config.bloomBitsPerKey() != null) {
-            builder.bloomBitsPerKey(config.bloomBitsPerKey());
-        }
-        if (config.targetFileSize() != null) {
-            builder.targetFileSize(config.targetFileSize());
-        }
-        if (config.level1MaxBytes() != null) {
-            builder.level1MaxBytes(config.level1MaxBytes());
-        }
-        if (config.compactionThreads() != null) {
-            builder.compactionThreads(config.compactionThreads());
-        }
-        if (config.compression() != TargetConfig.Compression.DEFAULT) {
-            builder.compressionPolicy(CompressionPolicy.uniform(Codec.valueOf(config.compression().name())));
-        }
-        return new StrataTarget(Engine.open(dir, builder.build()));
+    /** Opens (or creates) the engine in {@code dir}. */
+    static StrataTarget open(Path dir, EngineOptions options) {
+        return new StrataTarget(Engine.open(dir, options));
     }
 
     @Override
@@ -53,10 +29,13 @@ final class StrataTarget implements BenchTarget {
         return "strata";
     }
 
-    /** Every component of the engine's {@link EngineOptions}, so the report keeps up as options are added. */
     @Override
     public Map<String, Object> settings() {
-        EngineOptions options = engine.options();
+        return describe(engine.options());
+    }
+
+    /** Every component of {@code options}, by name, so reports keep up as options are added. */
+    static Map<String, Object> describe(EngineOptions options) {
         Map<String, Object> settings = new LinkedHashMap<>();
         for (RecordComponent component : EngineOptions.class.getRecordComponents()) {
             Object value;
@@ -93,6 +72,11 @@ final class StrataTarget implements BenchTarget {
     @Override
     public void compact() {
         engine.compactRange(null, null);
+    }
+
+    @Override
+    public void waitForBackgroundWork() {
+        engine.waitForCompactions();
     }
 
     @Override

@@ -10,6 +10,8 @@ package dev.strata.bench;
  * @param seekNexts       entries each seekrandom seek reads, at least 1
  * @param threads         threads running each benchmark; fills, readrandom and seekrandom share
  *                        their ops out among them, readseq scans everything in each thread
+ * @param overwriteRounds overwrite puts this many times num keys, at least 1
  * @param seed            seed of every key and value drawn
  */
-record Workload(long num, int valueSize, double compressibility, long reads, int seekNexts, int threads, long seed) {}
+record Workload(long num, int valueSize, double compressibility, long reads, int seekNexts, int threads,
+                int overwriteRounds, long seed) {}

@@ -4,8 +4,13 @@
  *
  * <p>{@link dev.strata.bench.Main} is the picocli top command; each subcommand is one class
  * ({@link dev.strata.bench.EngineCommand} is {@code strata-bench engine}, a db_bench-style run
- * of the storage engine). Workloads reach a storage engine only through
- * {@link dev.strata.bench.BenchTarget}, so the same workload can run on other engines for
- * comparison; {@link dev.strata.bench.StrataTarget} is the Strata one.
+ * of the storage engine, alone or beside RocksDB; {@link dev.strata.bench.CompressionCommand}
+ * is {@code strata-bench compression}, the compression study). Workloads reach a storage engine
+ * only through {@link dev.strata.bench.BenchTarget}, so the same workload runs on every engine:
+ * {@link dev.strata.bench.StrataTarget} is Strata, {@link dev.strata.bench.RocksDbTarget} is
+ * RocksDB with options mirroring Strata's ({@link dev.strata.bench.RocksDbOptions}). What the
+ * harness measures itself, the same way for every engine, is in
+ * {@link dev.strata.bench.DiskUse} and {@link dev.strata.bench.ProcessCounters};
+ * {@code docs/benchmarks.md} defines every figure.
  */
 package dev.strata.bench;

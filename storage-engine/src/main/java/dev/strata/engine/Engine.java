@@ -1325,6 +1325,11 @@ public final class Engine implements AutoCloseable {
         return dir;
     }
 
+    /** The sequence of the newest write readers see (with chosen sequences: the newest Raft index written). */
+    public long lastSequence() {
+        return visibleSequence;
+    }
+
     public EngineOptions options() {
         return options;
     }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -43,10 +44,12 @@ final class FileLinks {
         }
     }
 
-    /** How many names the file has: 1 once only a checkpoint or delta keeps it. */
+    /** How many names the file has: 1 once only a checkpoint or delta keeps it; 0 when it is gone. */
     static int linkCount(Path p) throws IOException {
         try {
             return (Integer) Files.getAttribute(p, "unix:nlink");
+        } catch (NoSuchFileException e) {
+            return 0;
         } catch (UnsupportedOperationException e) {
             return 1; // without link counts, every retained file counts as unshared
         }

@@ -1,0 +1,96 @@
+package dev.strata.it;
+
+import dev.strata.server.testing.Await;
+
+import dev.strata.proto.v1.CheckpointRequest;
+import dev.strata.proto.v1.CheckpointResponse;
+import dev.strata.proto.v1.Member;
+import dev.strata.proto.v1.MemberAddRequest;
+import dev.strata.proto.v1.MemberAddResponse;
+import dev.strata.proto.v1.MemberListRequest;
+import dev.strata.proto.v1.MemberPromoteRequest;
+import dev.strata.proto.v1.MemberRemoveRequest;
+import dev.strata.proto.v1.StatusResponse;
+import dev.strata.proto.v1.TransferLeaderRequest;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static dev.strata.it.Kv.b;
+import static dev.strata.it.Kv.put;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/** Membership through the Cluster service: add a learner, promote it, move leadership to it, remove a node. */
+class MembershipIT {
+    @TempDir
+    Path dir;
+    private TestCluster cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private List<Member> members(long via) {
+        return cluster.cluster(via).memberList(MemberListRequest.getDefaultInstance()).getMembersList();
+    }
+
+    @Test
+    void addALearnerPromoteItTransferLeadershipAndRemoveANode() {
+        cluster = TestCluster.start(dir, 3, Map.of());
+        for (int i = 0; i < 20; i++) {
+            put(cluster.kv(1), "m/" + i, "before");
+        }
+
+        TestCluster.Node four = cluster.startJoiningNode(4);
+        // Not a member yet: it cannot take writes and says why.
+        StatusRuntimeException notYet = catchThrowableOfType(StatusRuntimeException.class, () -> put(cluster.kv(4), "m/x", "v"));
+        assertThat(notYet.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(notYet.getStatus().getDescription()).contains("not a member of a cluster yet");
+
+        MemberAddResponse added = cluster.cluster(2).memberAdd(MemberAddRequest.newBuilder().setId(4)
+                .setRaftAddress(four.raftAddress()).setClientAddress(four.clientAddress()).build());
+        assertThat(added.getMember()).isEqualTo(Member.newBuilder().setId(4).setRaftAddress(four.raftAddress())
+                .setClientAddress(four.clientAddress()).setIsLearner(true).build());
+        cluster.awaitCaughtUp(4);
+        assertThat(cluster.status(4).getRole()).isEqualTo(StatusResponse.Role.LEARNER);
+        assertThat(Kv.getLocal(cluster.kv(4), "m/19").getValue()).isEqualTo(b("before"));
+        // A learner forwards writes and serves linearizable reads through the leader.
+        put(cluster.kv(4), "m/from-learner", "v");
+        assertThat(Kv.get(cluster.kv(4), "m/from-learner").getValue()).isEqualTo(b("v"));
+
+        cluster.cluster(1).memberPromote(MemberPromoteRequest.newBuilder().setId(4).build());
+        Await.until(() -> members(3).stream().anyMatch(m -> m.getId() == 4 && !m.getIsLearner()), TestCluster.STARTUP,
+                "every node to see node 4 as a voter");
+        Await.until(() -> cluster.status(4).getRole() == StatusResponse.Role.FOLLOWER, TestCluster.STARTUP, "node 4 to follow as a voter");
+        // Every member, including the new one, knows every member's client address.
+        assertThat(members(1)).extracting(Member::getClientAddress).allSatisfy(a -> assertThat(a).isNotEmpty());
+
+        cluster.cluster(3).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(4).build());
+        assertThat(cluster.awaitLeader()).isEqualTo(4);
+        assertThat(put(cluster.kv(4), "m/led-by-4", "v").getHeader().getMemberId()).isEqualTo(4);
+
+        cluster.cluster(4).memberRemove(MemberRemoveRequest.newBuilder().setId(2).build());
+        Await.until(() -> members(1).stream().noneMatch(m -> m.getId() == 2), TestCluster.STARTUP, "node 2 to leave the configuration");
+        cluster.stopNode(2);
+        // Three voters left (1, 3, 4): writes still commit, and everyone still reads them.
+        put(cluster.kv(1), "m/after-remove", "v");
+        for (long id : List.of(1L, 3L, 4L)) {
+            assertThat(Kv.get(cluster.kv(id), "m/after-remove").getValue()).isEqualTo(b("v"));
+        }
+        assertThat(members(4)).extracting(Member::getId).containsExactly(1L, 3L, 4L);
+
+        CheckpointResponse checkpoint = cluster.cluster(4).checkpoint(CheckpointRequest.getDefaultInstance());
+        assertThat(checkpoint.getIndex()).isPositive();
+        assertThat(cluster.status(4).getDurableIndex()).isGreaterThanOrEqualTo(checkpoint.getIndex());
+    }
+}

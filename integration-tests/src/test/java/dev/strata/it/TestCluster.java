@@ -1,0 +1,238 @@
+package dev.strata.it;
+
+import dev.strata.server.testing.Ports;
+
+import dev.strata.server.testing.Await;
+
+import dev.strata.proto.v1.ClusterGrpc;
+import dev.strata.proto.v1.KVGrpc;
+import dev.strata.proto.v1.StatusRequest;
+import dev.strata.proto.v1.StatusResponse;
+import dev.strata.server.StrataServer;
+import dev.strata.server.config.ServerConfig;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Real Strata servers in this JVM, on loopback ports chosen free at start: each node has its
+ * own engine, Raft server, gRPC server and HTTP port, exactly as {@code strata-server} runs
+ * them. Tests talk to nodes through gRPC only.
+ */
+final class TestCluster implements AutoCloseable {
+    static final Duration DEADLINE = Duration.ofSeconds(20);
+    static final Duration STARTUP = Duration.ofSeconds(60);
+
+    /** Small engine buffers and limits so several nodes fit a test JVM; everything else is the default. */
+    private static final Map<String, String> TEST_DEFAULTS = Map.of(
+            "strata.engine.write-buffer-size", "4MiB",
+            "strata.engine.block-cache-size", "8MiB",
+            "strata.server.max-value-size", "1MiB",
+            "strata.server.max-request-size", "2MiB",
+            "strata.server.http-port", "0");
+
+    /** Where a node listens. */
+    record Node(long id, int clientPort, int raftPort) {
+        String peer() {
+            return id + "=127.0.0.1:" + raftPort + ":" + clientPort;
+        }
+
+        String clientAddress() {
+            return "127.0.0.1:" + clientPort;
+        }
+
+        String raftAddress() {
+            return "127.0.0.1:" + raftPort;
+        }
+    }
+
+    private final Path dir;
+    private final Map<String, String> overrides;
+    private final Map<Long, Node> initial = new TreeMap<>();
+    private final Map<Long, Node> nodes = new ConcurrentHashMap<>();
+    private final Map<Long, StrataServer> running = new ConcurrentHashMap<>();
+    private final Map<Long, Boolean> joining = new ConcurrentHashMap<>();
+    private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
+
+    private TestCluster(Path dir, Map<String, String> overrides) {
+        this.dir = dir;
+        this.overrides = overrides;
+    }
+
+    /** Starts {@code size} nodes (ids 1..size) and waits for a leader. */
+    static TestCluster start(Path dir, int size, Map<String, String> overrides) {
+        TestCluster c = new TestCluster(dir, overrides);
+        for (long id = 1; id <= size; id++) {
+            Node n = new Node(id, Ports.free(), Ports.free());
+            c.initial.put(id, n);
+            c.nodes.put(id, n);
+        }
+        try {
+            for (long id : c.initial.keySet()) {
+                c.startNode(id);
+            }
+            c.awaitLeader();
+        } catch (RuntimeException | Error e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    String peers() {
+        return initial.values().stream().map(Node::peer).collect(Collectors.joining(","));
+    }
+
+    Node node(long id) {
+        return nodes.get(id);
+    }
+
+    Path dataDir(long id) {
+        return dir.resolve("node" + id);
+    }
+
+    /** The configuration node {@code id} runs with (also what a process launch of it gets as flags). */
+    Map<String, String> config(long id) {
+        Node n = nodes.get(id);
+        Map<String, String> c = new HashMap<>(TEST_DEFAULTS);
+        c.put("strata.node.id", Long.toString(id));
+        c.put("strata.cluster.peers", peers());
+        c.put("strata.data.dir", dataDir(id).toString());
+        c.put("strata.server.client-port", Integer.toString(n.clientPort()));
+        c.put("strata.server.raft-port", Integer.toString(n.raftPort()));
+        if (joining.getOrDefault(id, false)) {
+            c.put("strata.cluster.join", "true");
+        }
+        c.putAll(overrides);
+        return c;
+    }
+
+    /** Starts (or restarts, with its data) node {@code id} in this JVM. */
+    void startNode(long id) {
+        try {
+            running.put(id, StrataServer.start(ServerConfig.resolve(config(id))));
+        } catch (IOException e) {
+            throw new UncheckedIOException("node " + id + " did not start", e);
+        }
+    }
+
+    /** Starts a new node that waits to be added with MemberAdd. */
+    Node startJoiningNode(long id) {
+        Node n = new Node(id, Ports.free(), Ports.free());
+        nodes.put(id, n);
+        joining.put(id, true);
+        startNode(id);
+        return n;
+    }
+
+    /** Graceful stop, as SIGTERM does. */
+    void stopNode(long id) {
+        StrataServer s = running.remove(id);
+        if (s != null) {
+            s.close();
+        }
+        dropChannel(id);
+    }
+
+    /** Abrupt stop: calls in flight are cancelled, leadership is not handed over. */
+    void killNode(long id) {
+        StrataServer s = running.remove(id);
+        if (s != null) {
+            s.stopNow();
+        }
+        dropChannel(id);
+    }
+
+    /** Marks a node as run elsewhere (a process), so this cluster neither starts nor stops it. */
+    void forgetNode(long id) {
+        running.remove(id);
+        dropChannel(id);
+    }
+
+    List<Long> runningIds() {
+        return running.keySet().stream().sorted().toList();
+    }
+
+    int httpPort(long id) {
+        return running.get(id).httpPort();
+    }
+
+    private void dropChannel(long id) {
+        ManagedChannel ch = channels.remove(id);
+        if (ch != null) {
+            ch.shutdownNow();
+        }
+    }
+
+    ManagedChannel channel(long id) {
+        return channels.computeIfAbsent(id, i -> Grpc.newChannelBuilderForAddress("127.0.0.1", nodes.get(i).clientPort(),
+                        InsecureChannelCredentials.create())
+                .maxInboundMessageSize(16 << 20)
+                .build());
+    }
+
+    KVGrpc.KVBlockingStub kv(long id) {
+        return KVGrpc.newBlockingStub(channel(id)).withDeadlineAfter(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    ClusterGrpc.ClusterBlockingStub cluster(long id) {
+        return ClusterGrpc.newBlockingStub(channel(id)).withDeadlineAfter(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    StatusResponse status(long id) {
+        return cluster(id).status(StatusRequest.getDefaultInstance());
+    }
+
+    /** Waits until every running node names the same running leader, and returns it. */
+    long awaitLeader() {
+        long[] leader = {0};
+        Await.until(() -> {
+            Optional<Long> agreed = Optional.empty();
+            for (long id : runningIds()) {
+                if (joining.getOrDefault(id, false)) {
+                    continue;
+                }
+                long l = status(id).getLeaderId();
+                if (l == 0 || (agreed.isPresent() && agreed.get() != l)) {
+                    return false;
+                }
+                agreed = Optional.of(l);
+            }
+            leader[0] = agreed.orElse(0L);
+            return leader[0] != 0 && running.containsKey(leader[0]) && status(leader[0]).getRole() == StatusResponse.Role.LEADER;
+        }, STARTUP, "the running nodes to agree on a running leader");
+        return leader[0];
+    }
+
+    /** Waits until node {@code id} has applied everything the leader had committed when this was called. */
+    void awaitCaughtUp(long id) {
+        long target = status(awaitLeader()).getCommitIndex();
+        Await.until(() -> status(id).getAppliedIndex() >= target, STARTUP, "node " + id + " to apply index " + target);
+    }
+
+    @Override
+    public void close() {
+        for (long id : runningIds()) {
+            try {
+                killNode(id);
+            } catch (RuntimeException e) {
+                System.err.println("stopping node " + id + " failed: " + e);
+            }
+        }
+        channels.values().forEach(ManagedChannel::shutdownNow);
+        channels.clear();
+    }
+}

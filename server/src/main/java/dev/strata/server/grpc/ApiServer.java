@@ -1,0 +1,122 @@
+package dev.strata.server.grpc;
+
+import dev.strata.server.config.ServerConfig;
+import dev.strata.server.kv.RequestValidator;
+import dev.strata.server.raft.RaftNode;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The node's gRPC server on the client port: KV, Cluster, {@code grpc.health.v1.Health} and
+ * server reflection (so grpcurl and Kubernetes gRPC probes need no proto files).
+ *
+ * <p>Health: the overall service ("") is SERVING while the node is healthy (a liveness
+ * probe); {@code strata.v1.KV} is SERVING while it is ready, i.e. a member with a known leader
+ * and caught up (a readiness probe).
+ *
+ * <p>Inbound messages may be 1 MiB larger than {@code strata.server.max-request-size}, so a
+ * request just over a limit gets INVALID_ARGUMENT naming the limit rather than a transport error.
+ */
+public final class ApiServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+    private static final String KV_SERVICE = "strata.v1.KV";
+
+    private final Server server;
+    private final HealthStatusManager health = new HealthStatusManager();
+    private final ExecutorService requestExecutor;
+    private final ExecutorService adminExecutor;
+
+    public ApiServer(ServerConfig config, RaftNode node, MeterRegistry registry) {
+        int threads = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
+        this.requestExecutor = Executors.newFixedThreadPool(threads, named("strata-grpc"));
+        this.adminExecutor = Executors.newFixedThreadPool(2, named("strata-admin"));
+        Responder responder = new Responder(new Errors(node::leader), config.requestTimeout());
+        MetricsInterceptor metrics = new MetricsInterceptor(registry);
+        this.server = NettyServerBuilder.forAddress(new InetSocketAddress(config.bindAddress(), config.clientPort()))
+                .executor(requestExecutor)
+                .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, config.maxRequestSize() + (1 << 20)))
+                .addService(ServerInterceptors.intercept(
+                        new KvService(node, new RequestValidator(config.limits()), responder, requestExecutor), metrics))
+                .addService(ServerInterceptors.intercept(
+                        new ClusterService(node, responder, adminExecutor, config.requestTimeout()), metrics))
+                .addService(health.getHealthService())
+                .addService(ProtoReflectionServiceV1.newInstance())
+                .build();
+        health.setStatus("", ServingStatus.NOT_SERVING);
+        health.setStatus(KV_SERVICE, ServingStatus.NOT_SERVING);
+    }
+
+    public void start() throws IOException {
+        server.start();
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return server.getPort();
+    }
+
+    /** Publishes liveness ("") and readiness ({@value #KV_SERVICE}) to the health service. */
+    public void updateHealth(boolean healthy, boolean ready) {
+        health.setStatus("", healthy ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+        health.setStatus(KV_SERVICE, ready ? ServingStatus.SERVING : ServingStatus.NOT_SERVING);
+    }
+
+    /**
+     * Stops taking calls and waits up to {@code grace} for the ones in flight, then cancels
+     * what is left. Health turns NOT_SERVING first so probes and balancers move away.
+     */
+    public void shutdown(Duration grace) {
+        health.enterTerminalState();
+        server.shutdown();
+        try {
+            if (!server.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("requests still in flight after {} ms; cancelling them", grace.toMillis());
+                server.shutdownNow();
+                server.awaitTermination(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            server.shutdownNow();
+        }
+        adminExecutor.shutdown();
+        requestExecutor.shutdown();
+    }
+
+    /** Stops at once, cancelling calls in flight. */
+    @Override
+    public void close() {
+        server.shutdownNow();
+        adminExecutor.shutdownNow();
+        requestExecutor.shutdownNow();
+        try {
+            server.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}

@@ -1,0 +1,151 @@
+package dev.strata.server.grpc;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.strata.proto.v1.BatchRequest;
+import dev.strata.proto.v1.BatchResponse;
+import dev.strata.proto.v1.Command;
+import dev.strata.proto.v1.Consistency;
+import dev.strata.proto.v1.DeleteRequest;
+import dev.strata.proto.v1.DeleteResponse;
+import dev.strata.proto.v1.GetRequest;
+import dev.strata.proto.v1.GetResponse;
+import dev.strata.proto.v1.KVGrpc;
+import dev.strata.proto.v1.PutRequest;
+import dev.strata.proto.v1.PutResponse;
+import dev.strata.proto.v1.Query;
+import dev.strata.proto.v1.RangeRequest;
+import dev.strata.proto.v1.RangeResponse;
+import dev.strata.proto.v1.ResponseHeader;
+import dev.strata.proto.v1.TxnRequest;
+import dev.strata.proto.v1.TxnResponse;
+import dev.strata.server.kv.KvReader;
+import dev.strata.server.kv.RequestValidator;
+import dev.strata.server.raft.RaftNode;
+import io.grpc.stub.StreamObserver;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+/**
+ * {@code strata.v1.KV}: validates each request here (so a bad one fails at once, before any
+ * Raft round), replicates writes through the node's Raft client, and serves reads from the
+ * local engine, after a ReadIndex barrier unless the request asks for SERIALIZABLE. Responses
+ * carry this node's id and term in their header.
+ */
+final class KvService extends KVGrpc.KVImplBase {
+    private final RaftNode node;
+    private final RequestValidator validator;
+    private final KvReader reader;
+    private final Responder responder;
+    private final Executor readExecutor;
+
+    /**
+     * @param readExecutor runs reads after their barrier, off Ratis' threads (a barrier completes
+     *                     on the thread that applied the log, which must not be held by a long range)
+     */
+    KvService(RaftNode node, RequestValidator validator, Responder responder, Executor readExecutor) {
+        this.node = node;
+        this.validator = validator;
+        this.reader = new KvReader(validator.limits());
+        this.responder = responder;
+        this.readExecutor = readExecutor;
+    }
+
+    @Override
+    public void put(PutRequest request, StreamObserver<PutResponse> observer) {
+        responder.respond(observer, () -> {
+            validator.put(request);
+            return write(Command.newBuilder().setPut(request).build(), PutResponse::parseFrom)
+                    .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
+        });
+    }
+
+    @Override
+    public void delete(DeleteRequest request, StreamObserver<DeleteResponse> observer) {
+        responder.respond(observer, () -> {
+            validator.delete(request);
+            return write(Command.newBuilder().setDelete(request).build(), DeleteResponse::parseFrom)
+                    .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
+        });
+    }
+
+    @Override
+    public void txn(TxnRequest request, StreamObserver<TxnResponse> observer) {
+        responder.respond(observer, () -> {
+            validator.txn(request);
+            return write(Command.newBuilder().setTxn(request).build(), TxnResponse::parseFrom)
+                    .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
+        });
+    }
+
+    @Override
+    public void batch(BatchRequest request, StreamObserver<BatchResponse> observer) {
+        responder.respond(observer, () -> {
+            validator.batch(request);
+            return write(Command.newBuilder().setBatch(request).build(), BatchResponse::parseFrom)
+                    .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
+        });
+    }
+
+    @Override
+    public void get(GetRequest request, StreamObserver<GetResponse> observer) {
+        responder.respond(observer, () -> {
+            validator.get(request);
+            return read(request.getConsistency(), Query.newBuilder().setGet(request).build(), GetResponse::parseFrom,
+                    () -> node.read((view, rev) -> reader.get(view, request, rev)))
+                    .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
+        });
+    }
+
+    @Override
+    public void range(RangeRequest request, StreamObserver<RangeResponse> observer) {
+        responder.respond(observer, () -> {
+            validator.range(request);
+            return read(request.getConsistency(), Query.newBuilder().setRange(request).build(), RangeResponse::parseFrom,
+                    () -> node.read((view, rev) -> reader.range(view, request, rev)))
+                    .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
+        });
+    }
+
+    /**
+     * A serializable read runs here at once; a linearizable one after the ReadIndex barrier, or
+     * on the leader when this node cannot run the barrier itself (a learner).
+     */
+    private <T> CompletableFuture<T> read(Consistency consistency, Query asQuery, Parser<T> parser, Supplier<T> local) {
+        if (consistency == Consistency.SERIALIZABLE) {
+            return CompletableFuture.completedFuture(local.get());
+        }
+        if (!node.servesReadIndex()) {
+            return parse(node.readThroughLeader(asQuery), parser, "read");
+        }
+        return node.linearizableBarrier().thenApplyAsync(v -> local.get(), readExecutor);
+    }
+
+    private <T> CompletableFuture<T> write(Command command, Parser<T> parser) {
+        return parse(node.write(command), parser, command.getOpCase().toString());
+    }
+
+    private static <T> CompletableFuture<T> parse(CompletableFuture<ByteBuffer> reply, Parser<T> parser, String what) {
+        return reply.thenApply(bytes -> {
+            try {
+                return parser.parse(bytes);
+            } catch (InvalidProtocolBufferException e) {
+                throw new CompletionException(new IllegalStateException("the reply to a " + what
+                        + " is not a valid response: " + e.getMessage(), e));
+            }
+        });
+    }
+
+    /** The state machine sets the revision; this node adds who answered and in which term. */
+    private ResponseHeader header(ResponseHeader fromStateMachine) {
+        return fromStateMachine.toBuilder().setMemberId(node.id()).setRaftTerm(node.term()).build();
+    }
+
+    @FunctionalInterface
+    private interface Parser<T> {
+        T parse(ByteBuffer bytes) throws InvalidProtocolBufferException;
+    }
+}

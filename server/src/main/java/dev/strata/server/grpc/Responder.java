@@ -1,0 +1,73 @@
+package dev.strata.server.grpc;
+
+import io.grpc.Context;
+import io.grpc.Deadline;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * Completes unary calls from futures: bounds each by the server's request timeout or the
+ * client's deadline, whichever comes first (DEADLINE_EXCEEDED when it passes), maps failures
+ * through {@link Errors}, and drops the answer quietly when the client already cancelled.
+ */
+final class Responder {
+    private final Errors errors;
+    private final Duration requestTimeout;
+
+    Responder(Errors errors, Duration requestTimeout) {
+        this.errors = errors;
+        this.requestTimeout = requestTimeout;
+    }
+
+    /** Runs {@code call} (which may also throw at once, e.g. on validation) and answers {@code observer} with its result. */
+    <T> void respond(StreamObserver<T> observer, Supplier<CompletableFuture<T>> call) {
+        ServerCallStreamObserver<T> server = (ServerCallStreamObserver<T>) observer;
+        // Without a handler grpc-java throws from onNext once the client cancelled; the work goes
+        // on (a replicated write cannot be taken back) and its answer is dropped below.
+        server.setOnCancelHandler(() -> { });
+        long timeoutMs = timeoutMillis();
+        CompletableFuture<T> future;
+        try {
+            future = call.get();
+        } catch (RuntimeException e) {
+            fail(server, e);
+            return;
+        }
+        future.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenComplete((result, error) -> {
+            if (error != null) {
+                Throwable cause = Errors.unwrap(error);
+                // orTimeout's own TimeoutException has no message: say which limit passed.
+                fail(server, cause instanceof TimeoutException && cause.getMessage() == null
+                        ? new TimeoutException("the request did not finish within " + timeoutMs + " ms (strata.server.request-timeout is "
+                                + requestTimeout.toMillis() + " ms; the client's deadline applies when sooner)")
+                        : cause);
+                return;
+            }
+            if (!server.isCancelled()) {
+                server.onNext(result);
+                server.onCompleted();
+            }
+        });
+    }
+
+    private <T> void fail(ServerCallStreamObserver<T> server, Throwable error) {
+        if (!server.isCancelled()) {
+            server.onError(errors.toStatus(error));
+        }
+    }
+
+    private long timeoutMillis() {
+        long timeout = requestTimeout.toMillis();
+        Deadline deadline = Context.current().getDeadline();
+        if (deadline != null) {
+            timeout = Math.min(timeout, Math.max(1, deadline.timeRemaining(TimeUnit.MILLISECONDS)));
+        }
+        return timeout;
+    }
+}

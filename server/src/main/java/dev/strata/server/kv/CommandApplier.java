@@ -1,0 +1,156 @@
+package dev.strata.server.kv;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.MessageLite;
+import dev.strata.engine.WriteBatch;
+import dev.strata.proto.v1.BatchOp;
+import dev.strata.proto.v1.BatchRequest;
+import dev.strata.proto.v1.BatchResponse;
+import dev.strata.proto.v1.Command;
+import dev.strata.proto.v1.Compare;
+import dev.strata.proto.v1.DeleteRequest;
+import dev.strata.proto.v1.DeleteResponse;
+import dev.strata.proto.v1.PutRequest;
+import dev.strata.proto.v1.PutResponse;
+import dev.strata.proto.v1.RequestOp;
+import dev.strata.proto.v1.ResponseOp;
+import dev.strata.proto.v1.TxnRequest;
+import dev.strata.proto.v1.TxnResponse;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns one KV command of the log into the engine writes it makes and the response its client
+ * gets, following etcd's revision rules (see {@code kv.proto}): every key the command changes
+ * gets the command's revision (its log index) as mod_revision. Deterministic, so every node
+ * computes the same batch. Only the apply thread calls it; it reads the engine directly
+ * because nothing else writes while it runs.
+ */
+public final class CommandApplier {
+    private final KvReader reader;
+
+    public CommandApplier(KvReader reader) {
+        this.reader = reader;
+    }
+
+    /** What applying a command does: the engine writes and the response for its client. */
+    public record Result(WriteBatch batch, MessageLite response) {}
+
+    /**
+     * Applies a put, delete, txn or batch command at {@code revision}.
+     *
+     * @throws IllegalArgumentException for a command that is not a KV command
+     * @throws InvalidRequestException  when a Txn range carries a bad page token (validated
+     *         before replication, so only a changed validator could get here)
+     */
+    public Result apply(KvView state, Command command, long revision) {
+        PendingWrites view = new PendingWrites(state);
+        MessageLite response = switch (command.getOpCase()) {
+            case PUT -> put(view, command.getPut(), revision);
+            case DELETE -> delete(view, command.getDelete(), revision);
+            case TXN -> txn(view, command.getTxn(), revision);
+            case BATCH -> batch(view, command.getBatch(), revision);
+            default -> throw new IllegalArgumentException("not a KV command: " + command.getOpCase());
+        };
+        return new Result(view.toBatch(), response);
+    }
+
+    private static PutResponse put(PendingWrites view, PutRequest r, long revision) {
+        byte[] key = r.getKey().toByteArray();
+        StoredValue previous = view.get(key);
+        view.put(key, StoredValue.afterPut(previous, revision, r.getValue()));
+        PutResponse.Builder out = PutResponse.newBuilder().setHeader(KvReader.header(revision));
+        if (r.getPrevKv() && previous != null) {
+            out.setPrevKv(previous.toKeyValue(key, false));
+        }
+        return out.build();
+    }
+
+    private static DeleteResponse delete(PendingWrites view, DeleteRequest r, long revision) {
+        KeyRange range = KeyRange.select(r.getKey(), r.getRangeEnd(), r.getPrefix());
+        DeleteResponse.Builder out = DeleteResponse.newBuilder().setHeader(KvReader.header(revision));
+        long deleted = 0;
+        if (range.single()) {
+            StoredValue previous = view.get(range.from());
+            if (previous != null) {
+                view.delete(range.from());
+                deleted = 1;
+                if (r.getPrevKv()) {
+                    out.addPrevKvs(previous.toKeyValue(range.from(), false));
+                }
+            }
+        } else {
+            // Collect first: the cursor reads the pending writes, which deleting changes.
+            List<KvView.Entry> victims = new ArrayList<>();
+            try (KvView.Cursor c = view.scan(range.from(), range.to())) {
+                c.forEachRemaining(victims::add);
+            }
+            for (KvView.Entry e : victims) {
+                view.delete(e.key());
+                if (r.getPrevKv()) {
+                    out.addPrevKvs(e.value().toKeyValue(e.key(), false));
+                }
+            }
+            deleted = victims.size();
+        }
+        return out.setDeleted(deleted).build();
+    }
+
+    private TxnResponse txn(PendingWrites view, TxnRequest r, long revision) {
+        boolean succeeded = true;
+        for (Compare c : r.getCompareList()) {
+            succeeded &= holds(view, c);
+        }
+        TxnResponse.Builder out = TxnResponse.newBuilder().setHeader(KvReader.header(revision)).setSucceeded(succeeded);
+        for (RequestOp op : succeeded ? r.getSuccessList() : r.getFailureList()) {
+            out.addResponses(switch (op.getRequestCase()) {
+                case PUT -> ResponseOp.newBuilder().setPut(put(view, op.getPut(), revision)).build();
+                case DELETE -> ResponseOp.newBuilder().setDelete(delete(view, op.getDelete(), revision)).build();
+                case RANGE -> ResponseOp.newBuilder().setRange(reader.range(view, op.getRange(), revision)).build();
+                case REQUEST_NOT_SET -> throw new IllegalArgumentException("txn operation without a request");
+            });
+        }
+        return out.build();
+    }
+
+    private static BatchResponse batch(PendingWrites view, BatchRequest r, long revision) {
+        BatchResponse.Builder out = BatchResponse.newBuilder().setHeader(KvReader.header(revision));
+        for (BatchOp op : r.getOpsList()) {
+            out.addResponses(switch (op.getOpCase()) {
+                case PUT -> ResponseOp.newBuilder().setPut(put(view, op.getPut(), revision)).build();
+                case DELETE -> ResponseOp.newBuilder().setDelete(delete(view, op.getDelete(), revision)).build();
+                case OP_NOT_SET -> throw new IllegalArgumentException("batch operation without a request");
+            });
+        }
+        return out.build();
+    }
+
+    /**
+     * etcd's compare: an absent key has version and revisions 0; a VALUE compare on an absent
+     * key is false whatever the result; EXISTS holds (EQUAL) when the key is there.
+     */
+    static boolean holds(KvView view, Compare c) {
+        StoredValue v = view.get(c.getKey().toByteArray());
+        if (c.getTarget() == Compare.Target.EXISTS) {
+            return (v != null) == (c.getResult() == Compare.Result.EQUAL);
+        }
+        if (v == null && c.getTarget() == Compare.Target.VALUE) {
+            return false;
+        }
+        int cmp = switch (c.getTarget()) {
+            case VALUE -> ByteString.unsignedLexicographicalComparator().compare(v.value(), c.getValue());
+            case VERSION -> Long.compare(v == null ? 0 : v.version(), c.getVersion());
+            case CREATE_REVISION -> Long.compare(v == null ? 0 : v.createRevision(), c.getCreateRevision());
+            case MOD_REVISION -> Long.compare(v == null ? 0 : v.modRevision(), c.getModRevision());
+            case EXISTS, UNRECOGNIZED -> throw new IllegalArgumentException("compare target " + c.getTarget());
+        };
+        return switch (c.getResult()) {
+            case EQUAL -> cmp == 0;
+            case NOT_EQUAL -> cmp != 0;
+            case LESS -> cmp < 0;
+            case GREATER -> cmp > 0;
+            case UNRECOGNIZED -> throw new IllegalArgumentException("compare result " + c.getResult());
+        };
+    }
+}

@@ -1,0 +1,656 @@
+package dev.strata.server.raft;
+
+import com.google.protobuf.Empty;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageLite;
+import dev.strata.engine.Engine;
+import dev.strata.engine.EngineException;
+import dev.strata.engine.EngineOptions;
+import dev.strata.engine.EngineStats;
+import dev.strata.engine.KeyValue;
+import dev.strata.engine.KeyValueIterator;
+import dev.strata.engine.Snapshot;
+import dev.strata.engine.WriteBatch;
+import dev.strata.proto.v1.Command;
+import dev.strata.proto.v1.MemberDirectory;
+import dev.strata.proto.v1.MemberRecord;
+import dev.strata.proto.v1.Query;
+import dev.strata.server.kv.CommandApplier;
+import dev.strata.server.kv.EngineView;
+import dev.strata.server.kv.InvalidRequestException;
+import dev.strata.server.kv.KeySpace;
+import dev.strata.server.kv.KvReader;
+import dev.strata.server.kv.KvView;
+import dev.strata.server.kv.RequestValidator;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SnapshotManagementRequest;
+import org.apache.ratis.protocol.exceptions.StateMachineException;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.SnapshotInfo;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.LifeCycle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The Raft state machine of a Strata node: it owns the engine and applies the replicated log
+ * to it. The server's one large coordinator; the key-value rules themselves live in
+ * {@code dev.strata.server.kv}.
+ *
+ * <p>Durability: the engine runs without a WAL. Every batch written for a log entry carries
+ * that entry's (term, index) as the engine's applied marker, which a flush makes durable.
+ * {@link #getLatestSnapshot()} reports the durable marker, so after a restart Ratis replays
+ * exactly the entries the engine's files do not hold, and {@link #applyTransaction} skips any
+ * entry at or below the marker it opened with. {@link #takeSnapshot()} is a flush, so Ratis
+ * purges only log entries the engine's files already hold.
+ *
+ * <p>Failures: {@code applyTransaction} never throws (Ratis would stop the server). A command
+ * that every node rejects the same way (it cannot happen after validation, but a malformed
+ * entry would) completes exceptionally and is skipped everywhere. An engine failure (I/O error,
+ * corruption, full disk) is not deterministic: this node stops applying from that entry on,
+ * so its engine never holds a later entry without an earlier one, reports itself unhealthy,
+ * and recovers by restarting, when the log is replayed from the durable marker.
+ *
+ * <p>Reads: {@link #read} gives a consistent engine snapshot together with the revision (log
+ * index) it reflects. The apply thread holds a write lock only while it writes a batch and
+ * moves the revision, so a snapshot and a revision taken under the read lock always agree.
+ *
+ * <p>Thread safety: Ratis calls apply, snapshot and lifecycle methods from its state machine
+ * updater thread; reads and stale queries come from any thread.
+ */
+public final class KvStateMachine extends BaseStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(KvStateMachine.class);
+    private static final String MEMBER_PREFIX = "member/";
+    private static final ClientId SNAPSHOT_CLIENT = ClientId.randomId();
+
+    private final Path engineDir;
+    private final EngineOptions engineOptions;
+    private final RequestValidator validator;
+    private final KvReader reader;
+    private final CommandApplier applier;
+    private final long snapshotThresholdBytes;
+    private final EngineSnapshotStorage storage = new EngineSnapshotStorage(this::durableTermIndex);
+    private final AppliedIndexWaiters waiters = new AppliedIndexWaiters();
+    private final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
+    private final Map<Long, String> memberAddresses = new ConcurrentHashMap<>();
+    private final AtomicLong leaderChanges = new AtomicLong();
+    private final AtomicLong snapshotsTaken = new AtomicLong();
+    private final AtomicLong snapshotCalls = new AtomicLong();
+    private final AtomicBoolean snapshotRequested = new AtomicBoolean();
+
+    /** Null while paused or closed. Written under the view lock's write side. */
+    private volatile Engine engine;
+    /** The log index whose state the engine shows: the last applied entry. */
+    private volatile long revision = RaftLog.INVALID_LOG_INDEX;
+    /** The newest (term, index) known to be durable in the engine's files. */
+    private volatile TermIndex durable;
+    /** Entries at or below this index are already in the engine's files (set when the engine opens). */
+    private volatile long skipThrough = RaftLog.INVALID_LOG_INDEX;
+    /** The first engine failure; once set, nothing more is applied until a restart. */
+    private volatile Throwable failure;
+    /** The first log index the leader still has, when this node is behind it and needs a checkpoint. */
+    private volatile TermIndex checkpointNeeded;
+    /** Log bytes applied since the last snapshot; the apply thread's own. */
+    private long bytesSinceSnapshot;
+    /** Told once when the engine fails, so a failed leader can hand leadership to a healthy node. */
+    private volatile Runnable failureListener = () -> { };
+
+    /**
+     * @param engineDir              the engine's directory (created if absent)
+     * @param engineOptions          engine options; the WAL must be disabled (the Raft log is the WAL)
+     * @param validator              checks commands in {@link #startTransaction}
+     * @param snapshotThresholdBytes ask for a snapshot after this many log bytes since the last one
+     */
+    public KvStateMachine(Path engineDir, EngineOptions engineOptions, RequestValidator validator, long snapshotThresholdBytes) {
+        if (engineOptions.walMode() != dev.strata.engine.WalMode.DISABLED) {
+            throw new IllegalArgumentException("the engine under Raft must run with WalMode.DISABLED, was " + engineOptions.walMode());
+        }
+        this.engineDir = engineDir;
+        this.engineOptions = engineOptions;
+        this.validator = validator;
+        this.reader = new KvReader(validator.limits());
+        this.applier = new CommandApplier(reader);
+        this.snapshotThresholdBytes = snapshotThresholdBytes;
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        super.initialize(server, groupId, raftStorage);
+        storage.init(raftStorage);
+        getLifeCycle().startAndTransition(this::openEngine, IOException.class);
+    }
+
+    /** Opens the engine and takes the applied (term, index), revision and member directory from it. */
+    private void openEngine() throws IOException {
+        Engine opened;
+        TermIndex marker;
+        try {
+            opened = Engine.open(engineDir, engineOptions);
+        } catch (EngineException e) {
+            throw new IOException("cannot open the engine in " + engineDir + ": " + e.getMessage(), e);
+        }
+        try {
+            marker = AppliedMarker.decode(opened.appliedMarker());
+            memberAddresses.clear();
+            byte[][] members = KeySpace.metaPrefix(MEMBER_PREFIX);
+            try (KeyValueIterator it = opened.scan(members[0], members[1])) {
+                while (it.hasNext()) {
+                    KeyValue kv = it.next();
+                    MemberRecord m = MemberRecord.parseFrom(kv.value());
+                    memberAddresses.put(m.getId(), m.getClientAddress());
+                }
+            }
+        } catch (EngineException | IOException e) {
+            opened.close();
+            throw new IOException("cannot read the state of the engine in " + engineDir + ": " + e.getMessage(), e);
+        }
+        TermIndex applied = marker == null ? TermIndex.INITIAL_VALUE : marker;
+        viewLock.writeLock().lock();
+        try {
+            engine = opened;
+            durable = marker;
+            skipThrough = applied.getIndex();
+            revision = applied.getIndex();
+            failure = null;
+            checkpointNeeded = null;
+        } finally {
+            viewLock.writeLock().unlock();
+        }
+        setLastAppliedTermIndex(applied);
+        waiters.advance(applied.getIndex());
+        LOG.info("engine in {} holds the log up to {}; Raft replays the entries after it", engineDir,
+                marker == null ? "nothing (a new node)" : marker);
+    }
+
+    /**
+     * Closes the engine (which flushes it) so a checkpoint can replace its files: RUNNING ->
+     * PAUSING -> PAUSED, as Ratis asserts before it reloads the state machine.
+     */
+    @Override
+    public void pause() {
+        LifeCycle lifeCycle = getLifeCycle();
+        lifeCycle.transition(LifeCycle.State.PAUSING);
+        viewLock.writeLock().lock();
+        try {
+            Engine e = engine;
+            engine = null;
+            if (e != null) {
+                e.close();
+            }
+        } catch (EngineException e) {
+            // The files on disk are what the reload will read; a failed flush only means more replay.
+            LOG.error("closing the engine in {} for a checkpoint install failed; reopening it will replay the log: {}",
+                    engineDir, e.getMessage(), e);
+        } finally {
+            viewLock.writeLock().unlock();
+        }
+        lifeCycle.transition(LifeCycle.State.PAUSED);
+    }
+
+    /** Reopens the engine from its directory after {@link #pause()}: PAUSED -> STARTING -> RUNNING. */
+    @Override
+    public void reinitialize() throws IOException {
+        LifeCycle lifeCycle = getLifeCycle();
+        lifeCycle.transition(LifeCycle.State.STARTING);
+        try {
+            openEngine();
+        } catch (IOException e) {
+            lifeCycle.transition(LifeCycle.State.EXCEPTION);
+            throw e;
+        }
+        lifeCycle.transition(LifeCycle.State.RUNNING);
+    }
+
+    @Override
+    public void close() {
+        getLifeCycle().checkStateAndClose(() -> {
+            viewLock.writeLock().lock();
+            try {
+                Engine e = engine;
+                engine = null;
+                if (e != null) {
+                    e.close();
+                }
+            } catch (EngineException e) {
+                LOG.error("closing the engine in {} failed; the next start replays the log from the durable marker {}: {}",
+                        engineDir, durable, e.getMessage(), e);
+            } finally {
+                viewLock.writeLock().unlock();
+            }
+            waiters.failAll(new NodeUnavailableException("the state machine is closed"));
+        });
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /** Validates a write on the leader, before it reaches the log; a rejected one fails its client at once. */
+    @Override
+    public TransactionContext startTransaction(RaftClientRequest request) {
+        TransactionContext.Builder b = TransactionContext.newBuilder().setStateMachine(this).setClientRequest(request);
+        try {
+            Throwable failed = failure;
+            if (failed != null) {
+                throw refusal(failed);
+            }
+            Command command = Command.parseFrom(request.getMessage().getContent().asReadOnlyByteBuffer());
+            validator.command(command);
+            return b.setStateMachineContext(command).build();
+        } catch (InvalidProtocolBufferException e) {
+            return rejected(b, new InvalidRequestException("the request is not a Strata command: " + e.getMessage()));
+        } catch (InvalidRequestException | StorageFailedException | StorageFullException e) {
+            return rejected(b, e);
+        }
+    }
+
+    private static TransactionContext rejected(TransactionContext.Builder b, Exception e) {
+        TransactionContext trx = b.build();
+        trx.setException(e);
+        return trx;
+    }
+
+    /** Applies a committed entry; see the class comment for what happens on failure. Never throws. */
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        TermIndex ti = TermIndex.valueOf(entry);
+        Throwable failed = failure;
+        if (failed != null) {
+            return CompletableFuture.failedFuture(refusal(failed));
+        }
+        if (ti.getIndex() <= skipThrough) {
+            // Replayed after a restart, but the engine's files already hold it.
+            advance(ti);
+            return CompletableFuture.completedFuture(Message.EMPTY);
+        }
+        Command command;
+        try {
+            command = trx.getStateMachineContext() instanceof Command c ? c
+                    : Command.parseFrom(entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer());
+        } catch (InvalidProtocolBufferException e) {
+            // Every node reads the same bytes and fails the same way, so skipping keeps them identical.
+            LOG.error("log entry {} is not a Strata command; skipped on every node: {}", ti, e.getMessage());
+            advance(ti);
+            return CompletableFuture.failedFuture(new InvalidRequestException("log entry " + ti + " is not a command"));
+        }
+        try {
+            Engine e = engine;
+            if (e == null) {
+                throw new EngineException(EngineException.Code.CLOSED, "the engine is closed");
+            }
+            WriteBatch batch;
+            MessageLite response;
+            switch (command.getOpCase()) {
+                case SET_MEMBER -> {
+                    MemberRecord m = command.getSetMember();
+                    batch = new WriteBatch().put(KeySpace.meta(MEMBER_PREFIX + m.getId()), m.toByteArray());
+                    response = Empty.getDefaultInstance();
+                }
+                case REMOVE_MEMBER -> {
+                    batch = new WriteBatch().delete(KeySpace.meta(MEMBER_PREFIX + command.getRemoveMember()));
+                    response = Empty.getDefaultInstance();
+                }
+                default -> {
+                    CommandApplier.Result r = applier.apply(EngineView.of(e), command, ti.getIndex());
+                    batch = r.batch();
+                    response = r.response();
+                }
+            }
+            batch.setAppliedMarker(AppliedMarker.encode(ti));
+            viewLock.writeLock().lock();
+            try {
+                // The Raft index is the engine sequence: every replica's files carry the same
+                // sequences, which is what lets shipped checkpoint deltas be ordered by them.
+                e.write(batch, ti.getIndex());
+                revision = ti.getIndex();
+            } finally {
+                viewLock.writeLock().unlock();
+            }
+            switch (command.getOpCase()) {
+                case SET_MEMBER -> memberAddresses.put(command.getSetMember().getId(), command.getSetMember().getClientAddress());
+                case REMOVE_MEMBER -> memberAddresses.remove(command.getRemoveMember());
+                default -> { }
+            }
+            advance(ti);
+            bytesSinceSnapshot += entry.getSerializedSize();
+            maybeRequestSnapshot();
+            return CompletableFuture.completedFuture(message(response));
+        } catch (InvalidRequestException ex) {
+            // Deterministic (a Txn range with a bad page token): every node refuses it the same way.
+            advance(ti);
+            return CompletableFuture.failedFuture(ex);
+        } catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(fail(ti, ex));
+        }
+    }
+
+    /** Config changes and leader no-ops change no key but move the applied index. */
+    @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        if (failure == null) {
+            advance(TermIndex.valueOf(term, index));
+        }
+    }
+
+    private void advance(TermIndex ti) {
+        revision = Math.max(revision, ti.getIndex());
+        TermIndex needed = checkpointNeeded;
+        if (needed != null && ti.getIndex() >= needed.getIndex()) {
+            checkpointNeeded = null;
+        }
+        updateLastAppliedTermIndex(ti);
+        waiters.advance(ti.getIndex());
+    }
+
+    /** Records the first engine failure and says what it means; later entries are refused. */
+    private RuntimeException fail(TermIndex ti, RuntimeException cause) {
+        synchronized (this) {
+            if (failure == null) {
+                failure = cause;
+                waiters.failAll(refusal(cause));
+                TermIndex d = durable;
+                LOG.error("applying log entry {} failed, so this node applies nothing more. Fix the cause and restart "
+                        + "it: it replays the log after {} (the entries are safe in the Raft log). Cause: {}",
+                        ti, d == null ? "its start" : d, cause.getMessage(), cause);
+                failureListener.run();
+            }
+        }
+        return refusal(cause);
+    }
+
+    private RuntimeException refusal(Throwable cause) {
+        String m = "node " + getId() + " cannot apply writes: " + cause.getMessage() + "; it needs a restart";
+        return cause instanceof EngineException ee && ee.code() == EngineException.Code.NO_SPACE
+                ? new StorageFullException(m) : new StorageFailedException(m);
+    }
+
+    /** Asks Ratis for a snapshot once enough log bytes went by; entry counts trigger Ratis' own auto snapshot. */
+    private void maybeRequestSnapshot() {
+        if (bytesSinceSnapshot < snapshotThresholdBytes || !snapshotRequested.compareAndSet(false, true)) {
+            return;
+        }
+        // Async on another thread: the request is served by this very apply thread once it returns.
+        CompletableFuture.runAsync(() -> {
+            try {
+                RaftServer server = getServer().join();
+                server.snapshotManagementAsync(SnapshotManagementRequest.newCreate(SNAPSHOT_CLIENT, getId(), getGroupId(),
+                        snapshotCalls.incrementAndGet(), 60_000, 1)).whenComplete((reply, e) -> {
+                            snapshotRequested.set(false);
+                            if (e != null || !reply.isSuccess()) {
+                                LOG.warn("snapshot after {} log bytes failed: {}", snapshotThresholdBytes,
+                                        e != null ? e.toString() : reply.getException());
+                            }
+                        });
+            } catch (RuntimeException e) {
+                snapshotRequested.set(false);
+                LOG.warn("cannot request a snapshot: {}", e.toString());
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------ snapshots
+
+    /**
+     * Makes everything applied durable in the engine's files and returns that index: the
+     * applied (term, index) goes into a marker-only batch, then the engine flushes. Ratis then
+     * purges the log up to it (and no further than every peer has committed).
+     */
+    @Override
+    public long takeSnapshot() throws IOException {
+        Engine e = engine;
+        if (failure != null || e == null) {
+            TermIndex d = durable;
+            return d == null ? RaftLog.INVALID_LOG_INDEX : d.getIndex();
+        }
+        TermIndex applied = getLastAppliedTermIndex();
+        try {
+            TermIndex d = durableTermIndex();
+            // Entries that wrote nothing (configuration changes, leader no-ops) moved the applied
+            // index past the last batch: record it with a marker-only batch at that index. When the
+            // last applied entry wrote a batch, that batch already carries its marker.
+            if (applied.getIndex() > e.lastSequence() && (d == null || applied.compareTo(d) > 0)) {
+                e.write(new WriteBatch().setAppliedMarker(AppliedMarker.encode(applied)), applied.getIndex());
+            }
+            e.flush();
+        } catch (EngineException ex) {
+            throw new IOException("checkpoint at " + applied + " failed: " + ex.getMessage(), ex);
+        }
+        bytesSinceSnapshot = 0;
+        snapshotsTaken.incrementAndGet();
+        TermIndex now = durableTermIndex();
+        LOG.info("checkpoint: the engine's files hold the log up to {}", now);
+        return now == null ? RaftLog.INVALID_LOG_INDEX : now.getIndex();
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+        return storage;
+    }
+
+    @Override
+    public SnapshotInfo getLatestSnapshot() {
+        return storage.getLatestSnapshot();
+    }
+
+    /** The engine's durable marker, read fresh while it is open (flushes move it without telling us). */
+    private TermIndex durableTermIndex() {
+        Engine e = engine;
+        if (e != null) {
+            try {
+                TermIndex ti = AppliedMarker.decode(e.appliedMarker());
+                if (ti != null && (durable == null || ti.compareTo(durable) > 0)) {
+                    durable = ti;
+                }
+            } catch (EngineException ex) {
+                LOG.debug("reading the applied marker failed, keeping {}: {}", durable, ex.toString());
+            }
+        }
+        return durable;
+    }
+
+    /**
+     * Ratis calls this when this node may need a checkpoint from the leader: always once for a
+     * new member (Ratis lets every bootstrapping follower try), and whenever the leader has
+     * purged entries this node still needs.
+     *
+     * <p>When the leader's log still starts at or before the next entry this node needs, there
+     * is nothing to install: the answer "no snapshot" (null) makes the leader send the log. When
+     * it does not, the node can only catch up from a checkpoint, and shipping checkpoints from the
+     * leader is not built yet (the checkpoint issue): the node says so once per leader log start,
+     * reports not-ready, and answers "no snapshot" again.
+     */
+    @Override
+    public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto roleInfo, TermIndex firstTermIndexInLog) {
+        long next = getLastAppliedTermIndex().getIndex() + 1;
+        if (firstTermIndexInLog.getIndex() <= next) {
+            LOG.info("the leader's log starts at {}, and this node needs it from index {}: catching up from the log",
+                    firstTermIndexInLog, next);
+            return CompletableFuture.completedFuture(null);
+        }
+        TermIndex previous = checkpointNeeded;
+        checkpointNeeded = firstTermIndexInLog;
+        if (!firstTermIndexInLog.equals(previous)) {
+            LOG.error("this node needs the log from index {} but the leader's log starts at {}: it can only catch up from a "
+                            + "checkpoint, and installing checkpoints from the leader is not available in this version. Remove "
+                            + "the node, wipe its data directory and add it back, or raise strata.raft.snapshot.threshold-entries "
+                            + "so logs are kept longer.", next, firstTermIndexInLog);
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public void notifyLeaderChanged(RaftGroupMemberId groupMemberId, RaftPeerId newLeaderId) {
+        leaderChanges.incrementAndGet();
+        LOG.info("{}: the leader is now {}", groupMemberId.getPeerId(), newLeaderId == null ? "unknown" : newLeaderId);
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    /** A read over a consistent view and the revision (log index) that view reflects. */
+    @FunctionalInterface
+    public interface ReadFunction<T> {
+        T apply(KvView view, long revision);
+    }
+
+    /**
+     * Runs {@code read} over a snapshot of the engine and the revision it reflects exactly.
+     *
+     * @throws NodeUnavailableException while the engine is paused or closed
+     * @throws StorageFailedException   after an engine failure
+     */
+    public <T> T read(ReadFunction<T> read) {
+        Snapshot snapshot;
+        long rev;
+        viewLock.readLock().lock();
+        try {
+            Throwable failed = failure;
+            if (failed != null) {
+                throw refusal(failed);
+            }
+            Engine e = engine;
+            if (e == null) {
+                throw new NodeUnavailableException("node " + getId() + " is not serving: its engine is "
+                        + (getLifeCycleState().isPausingOrPaused() ? "paused for a checkpoint install" : "closed"));
+            }
+            snapshot = e.snapshot();
+            rev = revision;
+        } finally {
+            viewLock.readLock().unlock();
+        }
+        try (snapshot) {
+            return read.apply(EngineView.of(snapshot), rev);
+        }
+    }
+
+    /** Serves a {@link Query} (get, range or the member directory) for Ratis read requests. */
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        try {
+            Query q = Query.parseFrom(request.getContent().asReadOnlyByteBuffer());
+            MessageLite response = switch (q.getOpCase()) {
+                case GET -> {
+                    validator.get(q.getGet());
+                    yield read((view, rev) -> reader.get(view, q.getGet(), rev));
+                }
+                case RANGE -> {
+                    validator.range(q.getRange());
+                    yield read((view, rev) -> reader.range(view, q.getRange(), rev));
+                }
+                case MEMBERS -> memberDirectory();
+                case OP_NOT_SET -> throw new InvalidRequestException("the query has no operation");
+            };
+            return CompletableFuture.completedFuture(message(response));
+        } catch (InvalidProtocolBufferException e) {
+            return failedQuery(new InvalidRequestException("the request is not a Strata query: " + e.getMessage()));
+        } catch (RuntimeException e) {
+            return failedQuery(e);
+        }
+    }
+
+    /** A stale read: waits until {@code minIndex} is applied here, then reads locally. */
+    @Override
+    public CompletableFuture<Message> queryStale(Message request, long minIndex) {
+        return waiters.await(minIndex).thenCompose(v -> query(request));
+    }
+
+    private CompletableFuture<Message> failedQuery(RuntimeException e) {
+        // Ratis passes a StateMachineException to the client as a reply; anything else fails the RPC.
+        return CompletableFuture.failedFuture(new StateMachineException(RaftGroupMemberId.valueOf(getId(), getGroupId()), e));
+    }
+
+    private static Message message(MessageLite response) {
+        return Message.valueOf(UnsafeByteOperations.unsafeWrap(response.toByteArray()));
+    }
+
+    // ------------------------------------------------------------------ state for status and metrics
+
+    /** Sets what to run (once, on the apply thread: it must not block) when the engine fails. */
+    void onFailure(Runnable listener) {
+        this.failureListener = listener;
+    }
+
+    /** The replicated member directory: id -> client address, as this node has applied it. */
+    public MemberDirectory memberDirectory() {
+        MemberDirectory.Builder b = MemberDirectory.newBuilder();
+        memberAddresses.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> b.addMembers(MemberRecord.newBuilder().setId(e.getKey()).setClientAddress(e.getValue())));
+        return b.build();
+    }
+
+    /** The client address the directory records for {@code id}, or null. */
+    public String memberAddress(long id) {
+        return memberAddresses.get(id);
+    }
+
+    /** The revision (last applied log index) reads see now. */
+    public long revision() {
+        return revision;
+    }
+
+    /** The newest log index durable in the engine's files, or -1. */
+    public long durableIndex() {
+        TermIndex d = durableTermIndex();
+        return d == null ? RaftLog.INVALID_LOG_INDEX : d.getIndex();
+    }
+
+    /** The engine failure that stopped this node applying, or null while healthy. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    /** The leader's first log index when this node is behind it and needs a checkpoint, or null. */
+    public TermIndex checkpointNeeded() {
+        return checkpointNeeded;
+    }
+
+    public long leaderChanges() {
+        return leaderChanges.get();
+    }
+
+    public long snapshotsTaken() {
+        return snapshotsTaken.get();
+    }
+
+    /**
+     * The engine's statistics, or null while it is paused or closed.
+     *
+     * @throws EngineException if the engine fails to list its directory
+     */
+    public EngineStats engineStats() {
+        Engine e = engine;
+        if (e == null) {
+            return null;
+        }
+        try {
+            return e.stats();
+        } catch (EngineException ex) {
+            if (ex.code() == EngineException.Code.CLOSED) {
+                return null;
+            }
+            throw ex;
+        }
+    }
+}

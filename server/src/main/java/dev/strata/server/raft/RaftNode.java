@@ -1,0 +1,539 @@
+package dev.strata.server.raft;
+
+import com.google.protobuf.MessageLite;
+import dev.strata.engine.EngineOptions;
+import dev.strata.engine.WalMode;
+import dev.strata.proto.v1.Command;
+import dev.strata.proto.v1.MemberRecord;
+import dev.strata.proto.v1.Query;
+import dev.strata.server.config.PeerSpec;
+import dev.strata.server.config.ServerConfig;
+import dev.strata.server.kv.RequestValidator;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
+import org.apache.ratis.protocol.SnapshotManagementRequest;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftConfiguration;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.LifeCycle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+/**
+ * One node's membership in the Raft group: the {@link RaftServer} with its
+ * {@link KvStateMachine}, and the ways the rest of the server uses it.
+ * <ul>
+ *   <li>Writes go through this node's Ratis client, which finds the leader and retries with
+ *       a bounded policy ({@link RaftSettings#clientRetryPolicy}).</li>
+ *   <li>Linearizable reads first pass a ReadIndex barrier on the local server (a follower asks
+ *       the leader for its commit index and waits until it has applied that far), then read
+ *       the local engine; serializable reads skip the barrier.</li>
+ *   <li>Membership changes are compare-and-set configuration changes, so two concurrent
+ *       changes cannot silently undo each other.</li>
+ * </ul>
+ * Thread-safe.
+ */
+public final class RaftNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
+
+    private final ServerConfig config;
+    private final RaftPeerId selfId;
+    private final RaftGroupId groupId;
+    private final RaftProperties properties;
+    private final KvStateMachine stateMachine;
+    private final RaftServer server;
+    private final Map<Long, PeerSpec> configuredPeers;
+    /** Identifies this node's own local requests (barriers, snapshots, transfers) to its server. */
+    private final ClientId localClientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
+    private volatile RaftServer.Division division;
+    private RaftClient client;
+
+    /**
+     * Builds the node's Raft server over the engine in {@code config.engineDir()}. Nothing runs
+     * until {@link #start()}.
+     *
+     * @throws IOException when the Raft server cannot be created
+     */
+    public RaftNode(ServerConfig config) throws IOException {
+        this.config = config;
+        this.selfId = peerId(config.nodeId());
+        this.groupId = groupId(config.clusterName());
+        this.properties = RaftSettings.properties(config);
+        this.configuredPeers = config.peers().stream().collect(Collectors.toUnmodifiableMap(PeerSpec::id, p -> p));
+        EngineOptions engineOptions = EngineOptions.builder()
+                .walMode(WalMode.DISABLED)
+                .writeBufferSize(config.writeBufferSize())
+                .blockCacheSize(config.blockCacheSize())
+                .compactionThreads(config.compactionThreads())
+                .build();
+        this.stateMachine = new KvStateMachine(config.engineDir(), engineOptions, new RequestValidator(config.limits()),
+                config.snapshotThresholdBytes());
+        // A leader whose engine failed refuses every write: let a healthy voter lead instead.
+        stateMachine.onFailure(() -> Thread.ofPlatform().daemon().name("strata-handover")
+                .start(() -> handOverLeadership(Duration.ofSeconds(5))));
+        // A joining node starts with no peers: the leader's first append tells it the configuration.
+        // A restarted node's stored configuration wins over either.
+        RaftGroup group = config.join() ? RaftGroup.valueOf(groupId) : RaftGroup.valueOf(groupId, initialPeers(config));
+        this.server = RaftServer.newBuilder()
+                .setServerId(selfId)
+                .setGroup(group)
+                .setStateMachine(stateMachine)
+                .setProperties(properties)
+                .setOption(RaftStorage.StartupOption.RECOVER)
+                .build();
+    }
+
+    private static List<RaftPeer> initialPeers(ServerConfig config) {
+        List<PeerSpec> specs = config.peers().isEmpty() ? List.of(config.self()) : config.peers();
+        return specs.stream().map(p -> RaftPeer.newBuilder().setId(peerId(p.id())).setAddress(p.raftAddress()).build()).toList();
+    }
+
+    /** The Raft peer id of node {@code id}. */
+    static RaftPeerId peerId(long id) {
+        return RaftPeerId.valueOf(Long.toString(id));
+    }
+
+    /** The group id every node of a cluster derives from its name. */
+    static RaftGroupId groupId(String clusterName) {
+        return RaftGroupId.valueOf(UUID.nameUUIDFromBytes(("strata:" + clusterName).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Starts the Raft server: opens the engine, replays the log after its durable marker, joins the group. */
+    public void start() throws IOException {
+        server.start();
+        division = server.getDivision(groupId);
+    }
+
+    public long id() {
+        return config.nodeId();
+    }
+
+    public KvStateMachine stateMachine() {
+        return stateMachine;
+    }
+
+    // ------------------------------------------------------------------ data path
+
+    /**
+     * Replicates a command and returns the encoded response its application produced on the leader.
+     * Fails with the Ratis exception when no leader answers within the retry policy, or with the
+     * state machine's exception (wrapped by Ratis) when the leader refused or failed to apply it.
+     */
+    public CompletableFuture<ByteBuffer> write(Command command) {
+        RaftClient c;
+        try {
+            c = client();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return c.async().send(message(command)).thenApply(reply -> content(reply).asReadOnlyByteBuffer());
+    }
+
+    /**
+     * Completes once this node has applied everything committed when it was called (Raft's
+     * ReadIndex), so a local read after it is linearizable.
+     */
+    public CompletableFuture<Void> linearizableBarrier() {
+        RaftClientRequest request = localRequest(Message.EMPTY, RaftClientRequest.readRequestType(false, false, true));
+        try {
+            return server.submitClientRequestAsync(request).thenApply(reply -> {
+                content(reply);
+                return null;
+            });
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Whether this node's Raft server can run a ReadIndex round itself. A learner added at run
+     * time cannot: Ratis 3.3 keeps such a listener in its STARTING state (it never marks it caught
+     * up), and a starting server refuses client requests.
+     */
+    public boolean servesReadIndex() {
+        return division.getInfo().getLifeCycleState() == LifeCycle.State.RUNNING;
+    }
+
+    /**
+     * A linearizable read served by the leader (ReadIndex there, then its state machine's
+     * {@link KvStateMachine#query}); for nodes that cannot run the round themselves.
+     */
+    public CompletableFuture<ByteBuffer> readThroughLeader(Query query) {
+        RaftClient c;
+        try {
+            c = client();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return c.async().sendReadOnly(message(query)).thenApply(reply -> content(reply).asReadOnlyByteBuffer());
+    }
+
+    /** Reads the local engine; see {@link KvStateMachine#read}. */
+    public <T> T read(KvStateMachine.ReadFunction<T> read) {
+        return stateMachine.read(read);
+    }
+
+    // ------------------------------------------------------------------ status
+
+    public NodeStatus status() {
+        RaftServer.Division d = division;
+        DivisionInfo info = d.getInfo();
+        RaftLog log = d.getRaftLog();
+        RaftPeerId leader = info.getLeaderId();
+        Throwable failure = stateMachine.failure();
+        // A node that joined as a learner keeps Ratis' FOLLOWER role; the configuration says what it is.
+        RaftConfiguration conf = d.getRaftConf();
+        RaftPeerRole role = conf.getPeer(selfId, RaftPeerRole.LISTENER) != null ? RaftPeerRole.LISTENER : info.getCurrentRole();
+        return new NodeStatus(config.nodeId(), role, leader == null ? 0 : Long.parseLong(leader.toString()),
+                info.getCurrentTerm(), log.getLastCommittedIndex(), stateMachine.getLastAppliedTermIndex().getIndex(),
+                stateMachine.durableIndex(), log.getStartIndex(), isMember(conf),
+                stateMachine.checkpointNeeded() != null, failure == null ? null : failure.getMessage());
+    }
+
+    private boolean isMember(RaftConfiguration conf) {
+        return conf.getPeer(selfId, RaftPeerRole.FOLLOWER, RaftPeerRole.LISTENER) != null;
+    }
+
+    /** The current term, cheap enough for every response header. */
+    public long term() {
+        return division.getInfo().getCurrentTerm();
+    }
+
+    /** The known leader and its client address (empty when unknown to this node). */
+    public Optional<Member> leader() {
+        RaftPeerId leader = division.getInfo().getLeaderId();
+        if (leader == null) {
+            return Optional.empty();
+        }
+        long id = Long.parseLong(leader.toString());
+        RaftPeer peer = division.getRaftConf().getPeer(leader, RaftPeerRole.FOLLOWER, RaftPeerRole.LISTENER);
+        return Optional.of(new Member(id, peer == null ? "" : peer.getAddress(), clientAddress(id), false));
+    }
+
+    /** Whether the process can serve at all: the Raft server runs and the engine has not failed. */
+    public boolean healthy() {
+        RaftServer.Division d = division;
+        return d != null && d.getInfo().isAlive() && stateMachine.failure() == null;
+    }
+
+    /**
+     * Why this node should not get traffic, or empty when it should: it must be healthy, a
+     * member of a group with a known leader, and applied to within
+     * {@code strata.server.ready-max-lag} entries of the commit index.
+     */
+    public Optional<String> notReady() {
+        Throwable failure = stateMachine.failure();
+        if (failure != null) {
+            return Optional.of("storage failed: " + failure.getMessage());
+        }
+        if (!healthy()) {
+            return Optional.of("the Raft server is not running");
+        }
+        NodeStatus s = status();
+        if (!s.member()) {
+            return Optional.of("not a member of the cluster's configuration (yet)");
+        }
+        if (s.leaderId() == 0) {
+            return Optional.of("no leader is known");
+        }
+        if (s.needsCheckpoint()) {
+            return Optional.of("behind the leader's purged log; it needs a checkpoint");
+        }
+        long lag = s.commitIndex() - s.appliedIndex();
+        if (lag > config.readyMaxLag()) {
+            return Optional.of("applied index " + s.appliedIndex() + " is " + lag + " entries behind the commit index "
+                    + s.commitIndex() + " (strata.server.ready-max-lag is " + config.readyMaxLag() + ")");
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@link #notReady()} finds nothing. */
+    public boolean ready() {
+        return notReady().isEmpty();
+    }
+
+    /** The current configuration's voters and learners, in id order. */
+    public List<Member> members() {
+        RaftConfiguration conf = division.getRaftConf();
+        List<Member> members = new ArrayList<>();
+        conf.getCurrentPeers(RaftPeerRole.FOLLOWER).forEach(p -> members.add(member(p, false)));
+        conf.getCurrentPeers(RaftPeerRole.LISTENER).forEach(p -> members.add(member(p, true)));
+        members.sort((a, b) -> Long.compare(a.id(), b.id()));
+        return members;
+    }
+
+    private Member member(RaftPeer p, boolean learner) {
+        long id = Long.parseLong(p.getId().toString());
+        return new Member(id, p.getAddress(), clientAddress(id), learner);
+    }
+
+    /** A member's gRPC address: from the replicated directory, else from this node's peer list, else "". */
+    public String clientAddress(long id) {
+        String recorded = stateMachine.memberAddress(id);
+        if (recorded != null) {
+            return recorded;
+        }
+        PeerSpec configured = configuredPeers.get(id);
+        return configured == null ? "" : configured.clientAddress();
+    }
+
+    // ------------------------------------------------------------------ membership (blocking, bounded by timeout)
+
+    /**
+     * Adds node {@code id} as a learner (a Ratis listener): records its client address in the
+     * replicated directory, then adds it to the configuration. Start the node (with join) first.
+     */
+    public List<Member> addLearner(long id, String raftAddress, String clientAddress, Duration timeout)
+            throws IOException, TimeoutException {
+        RaftConfiguration conf = division.getRaftConf();
+        if (conf.getPeer(peerId(id), RaftPeerRole.FOLLOWER, RaftPeerRole.LISTENER) != null) {
+            throw new MembershipException(MembershipException.Reason.ALREADY_MEMBER, "node " + id + " is already a member");
+        }
+        await(write(Command.newBuilder().setSetMember(MemberRecord.newBuilder().setId(id).setClientAddress(clientAddress)).build()),
+                timeout, "recording node " + id + "'s address");
+        RaftPeer peer = RaftPeer.newBuilder().setId(peerId(id)).setAddress(raftAddress).setStartupRole(RaftPeerRole.LISTENER).build();
+        List<RaftPeer> listeners = new ArrayList<>(conf.getCurrentPeers(RaftPeerRole.LISTENER));
+        listeners.add(peer);
+        changeConfiguration(conf, new ArrayList<>(conf.getCurrentPeers(RaftPeerRole.FOLLOWER)), listeners);
+        LOG.info("node {} ({}, client {}) added as a learner", id, raftAddress, clientAddress);
+        return members();
+    }
+
+    /**
+     * Makes learner {@code id} a voter, in two configuration changes: out of the listeners, then
+     * in as a new voter. Ratis 3.3 marks a follower "caught up" only when it joins through the
+     * staging of new peers, and a listener moved straight to the voters never does: it stays in
+     * its initializing state, cannot vote or lead, until the next leader change. Joining afresh
+     * goes through staging, which also checks that it has caught up with the log.
+     */
+    public List<Member> promote(long id) throws IOException {
+        RaftConfiguration conf = division.getRaftConf();
+        RaftPeer learner = conf.getPeer(peerId(id), RaftPeerRole.LISTENER);
+        if (learner == null) {
+            throw conf.getPeer(peerId(id), RaftPeerRole.FOLLOWER) != null
+                    ? new MembershipException(MembershipException.Reason.WRONG_ROLE, "node " + id + " is already a voter")
+                    : new MembershipException(MembershipException.Reason.NO_SUCH_MEMBER, "node " + id + " is not a member");
+        }
+        List<RaftPeer> voters = List.copyOf(conf.getCurrentPeers(RaftPeerRole.FOLLOWER));
+        List<RaftPeer> listeners = new ArrayList<>(conf.getCurrentPeers(RaftPeerRole.LISTENER));
+        listeners.removeIf(p -> p.getId().equals(learner.getId()));
+        changeConfiguration(conf, voters, listeners);
+        List<RaftPeer> withNewVoter = new ArrayList<>(voters);
+        withNewVoter.add(RaftPeer.newBuilder(learner).setStartupRole(RaftPeerRole.FOLLOWER).build());
+        try {
+            changeConfiguration(voters, listeners, withNewVoter, listeners);
+        } catch (IOException | RuntimeException e) {
+            LOG.error("node {} left the learners but did not join the voters; add it again with MemberAdd: {}", id, e.toString());
+            throw e;
+        }
+        LOG.info("node {} promoted to voter", id);
+        return members();
+    }
+
+    /** Removes voter or learner {@code id} from the configuration and the directory. */
+    public List<Member> remove(long id, Duration timeout) throws IOException, TimeoutException {
+        RaftConfiguration conf = division.getRaftConf();
+        RaftPeerId target = peerId(id);
+        if (conf.getPeer(target, RaftPeerRole.FOLLOWER, RaftPeerRole.LISTENER) == null) {
+            throw new MembershipException(MembershipException.Reason.NO_SUCH_MEMBER, "node " + id + " is not a member");
+        }
+        List<RaftPeer> voters = new ArrayList<>(conf.getCurrentPeers(RaftPeerRole.FOLLOWER));
+        List<RaftPeer> listeners = new ArrayList<>(conf.getCurrentPeers(RaftPeerRole.LISTENER));
+        voters.removeIf(p -> p.getId().equals(target));
+        listeners.removeIf(p -> p.getId().equals(target));
+        if (voters.isEmpty()) {
+            throw new MembershipException(MembershipException.Reason.WRONG_ROLE, "node " + id + " is the last voter");
+        }
+        changeConfiguration(conf, voters, listeners);
+        await(write(Command.newBuilder().setRemoveMember(id).build()), timeout, "dropping node " + id + "'s address");
+        LOG.info("node {} removed", id);
+        return members();
+    }
+
+    /** Hands leadership to voter {@code id} and waits until it leads. */
+    public void transferLeadership(long id, Duration timeout) throws IOException {
+        if (division.getRaftConf().getPeer(peerId(id), RaftPeerRole.FOLLOWER) == null) {
+            throw new MembershipException(MembershipException.Reason.NO_SUCH_MEMBER, "node " + id + " is not a voter");
+        }
+        RaftClientReply reply = client().admin().transferLeadership(peerId(id), timeout.toMillis());
+        content(reply);
+        LOG.info("leadership transferred to node {}", id);
+    }
+
+    /** Takes a checkpoint on this node now (flush; the log may then be purged); returns the index it covers. */
+    public long checkpoint(Duration timeout) throws IOException, TimeoutException {
+        SnapshotManagementRequest request = SnapshotManagementRequest.newCreate(localClientId, selfId, groupId,
+                callIds.incrementAndGet(), timeout.toMillis(), 1);
+        RaftClientReply reply = await(server.snapshotManagementAsync(request), timeout, "taking a checkpoint");
+        content(reply);
+        return reply.getLogIndex();
+    }
+
+    private void changeConfiguration(RaftConfiguration current, List<RaftPeer> voters, List<RaftPeer> listeners) throws IOException {
+        changeConfiguration(new ArrayList<>(current.getCurrentPeers(RaftPeerRole.FOLLOWER)),
+                new ArrayList<>(current.getCurrentPeers(RaftPeerRole.LISTENER)), voters, listeners);
+    }
+
+    /** Sets the configuration if it is still the expected one (compare-and-set), and waits until it is committed. */
+    private void changeConfiguration(List<RaftPeer> expectedVoters, List<RaftPeer> expectedListeners,
+                                     List<RaftPeer> voters, List<RaftPeer> listeners) throws IOException {
+        SetConfigurationRequest.Arguments args = SetConfigurationRequest.Arguments.newBuilder()
+                .setServersInNewConf(voters)
+                .setListenersInNewConf(listeners)
+                .setServersInCurrentConf(expectedVoters)
+                .setListenersInCurrentConf(expectedListeners)
+                .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
+                .build();
+        content(client().admin().setConfiguration(args));
+    }
+
+    // ------------------------------------------------------------------ shutdown
+
+    /**
+     * If this node leads, hands leadership to another voter so the cluster does not wait an
+     * election timeout for a new leader. Best effort: a failure is logged, not thrown.
+     */
+    public void handOverLeadership(Duration timeout) {
+        RaftServer.Division d = division;
+        if (d == null || !d.getInfo().isLeader()) {
+            return;
+        }
+        Collection<RaftPeer> voters = d.getRaftConf().getCurrentPeers(RaftPeerRole.FOLLOWER);
+        Optional<RaftPeer> target = voters.stream().filter(p -> !p.getId().equals(selfId)).findFirst();
+        if (target.isEmpty()) {
+            return;
+        }
+        TransferLeadershipRequest request = new TransferLeadershipRequest(localClientId, selfId, groupId,
+                callIds.incrementAndGet(), target.get().getId(), timeout.toMillis());
+        try {
+            RaftClientReply reply = await(server.transferLeadershipAsync(request), timeout.plusSeconds(1), "handing over leadership");
+            content(reply);
+            LOG.info("handed leadership to node {} before stopping", target.get().getId());
+        } catch (IOException | TimeoutException | RuntimeException e) {
+            LOG.warn("could not hand leadership to node {} before stopping (the others will elect one): {}",
+                    target.get().getId(), e.toString());
+        }
+    }
+
+    /** Closes the Raft client and server; the server's close snapshots (flushes) and closes the engine. */
+    @Override
+    public void close() throws IOException {
+        IOException failure = null;
+        synchronized (this) {
+            if (client != null) {
+                try {
+                    client.close();
+                } catch (IOException e) {
+                    failure = e;
+                }
+                client = null;
+            }
+        }
+        try {
+            server.close();
+        } catch (IOException e) {
+            if (failure != null) {
+                e.addSuppressed(failure);
+            }
+            throw e;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** The Ratis client, built on first use from the configuration this node knows then. */
+    private synchronized RaftClient client() {
+        if (client == null) {
+            Collection<RaftPeer> peers = division.getGroup().getPeers();
+            if (peers.isEmpty()) {
+                throw new NodeUnavailableException("node " + config.nodeId()
+                        + " is not a member of a cluster yet; add it with Cluster/MemberAdd");
+            }
+            client = RaftClient.newBuilder()
+                    .setClientId(ClientId.randomId())
+                    .setRaftGroup(RaftGroup.valueOf(groupId, peers))
+                    .setLeaderId(division.getInfo().getLeaderId())
+                    .setProperties(properties)
+                    .setRetryPolicy(RaftSettings.clientRetryPolicy(config.requestTimeout()))
+                    .build();
+        }
+        return client;
+    }
+
+    private RaftClientRequest localRequest(Message message, RaftClientRequest.Type type) {
+        return RaftClientRequest.newBuilder()
+                .setClientId(localClientId)
+                .setServerId(selfId)
+                .setGroupId(groupId)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(message)
+                .setType(type)
+                .build();
+    }
+
+    private static Message message(MessageLite m) {
+        return Message.valueOf(UnsafeByteOperations.unsafeWrap(m.toByteArray()));
+    }
+
+    /** The reply's message, or its exception thrown (wrapped for futures) when it failed. */
+    private static org.apache.ratis.thirdparty.com.google.protobuf.ByteString content(RaftClientReply reply) {
+        if (!reply.isSuccess()) {
+            Exception e = reply.getException();
+            throw new CompletionException(e != null ? e : new IOException("request failed without a reason: " + reply));
+        }
+        Message m = reply.getMessage();
+        return m == null ? org.apache.ratis.thirdparty.com.google.protobuf.ByteString.EMPTY : m.getContent();
+    }
+
+    private static <T> T await(CompletableFuture<T> future, Duration timeout, String what) throws IOException, TimeoutException {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while " + what, e);
+        } catch (ExecutionException e) {
+            throw new CompletionException(e.getCause());
+        } catch (TimeoutException e) {
+            future.cancel(false);
+            TimeoutException t = new TimeoutException(what + " did not finish within " + timeout.toMillis() + " ms");
+            t.initCause(e);
+            throw t;
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.strata.server.raft;
+
+import dev.strata.server.config.ServerConfig;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.retry.ExponentialBackoffRetry;
+import org.apache.ratis.retry.RetryPolicy;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Ratis properties of a node, derived from its {@link ServerConfig}. Each setting that
+ * differs from Ratis' default says why (see notes/ratis.md for the defaults).
+ */
+final class RaftSettings {
+    private static final long MiB = 1 << 20;
+    /** Room for Ratis' own framing (client id, call id, term, index) around the largest request. */
+    private static final long ENTRY_OVERHEAD = MiB;
+    private static final long BASE_SLEEP_MS = 50;
+    private static final long MAX_SLEEP_MS = 1000;
+
+    private RaftSettings() {}
+
+    static RaftProperties properties(ServerConfig c) {
+        RaftProperties p = new RaftProperties();
+        RaftServerConfigKeys.setStorageDir(p, List.of(c.raftDir().toFile()));
+        GrpcConfigKeys.Server.setHost(p, c.bindAddress());
+        GrpcConfigKeys.Server.setPort(p, c.raftPort());
+
+        // Checkpoints are shipped by our own service, never by Ratis' built-in copy of every
+        // file: notify mode. Every peer must agree, or followers answer CONF_MISMATCH.
+        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
+        // Periodic snapshots (a flush of the engine) so the log is purged.
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, c.snapshotThresholdEntries());
+        // Purge at every snapshot rather than every 1024 entries when snapshots are more frequent.
+        RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(1024, c.snapshotThresholdEntries()));
+        // Ratis appends a metadata entry (the commit index) after every commit by default, so a lone
+        // survivor could apply committed entries. Strata recovers from the engine's durable marker
+        // and the leader's log instead, and the extra entry costs a replicated append and fsync.
+        RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(c.logSegmentSize()));
+        RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(Math.min(4 * MiB, c.logSegmentSize())));
+
+        // The largest entry must fit every buffer on its way: the appender asserts an entry is
+        // no larger than its byte limit, the log writer's buffer must hold it, and the gRPC
+        // transport must carry an append of it.
+        long entryLimit = c.maxRequestSize() + ENTRY_OVERHEAD;
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(entryLimit));
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(entryLimit + 64 * 1024));
+        GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(64 * MiB, entryLimit + 8 * MiB)));
+
+        // The default read option is leader-local and not linearizable: ReadIndex instead.
+        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, c.leaderLease());
+        RaftServerConfigKeys.Read.setTimeout(p, duration(c.requestTimeout()));
+
+        // Ratis' 150-300 ms election timeout flaps on a loaded machine (GC, shared cores).
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, duration(c.electionTimeout()));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, duration(c.electionTimeout().multipliedBy(2)));
+        RaftServerConfigKeys.Rpc.setRequestTimeout(p, duration(c.raftRequestTimeout()));
+
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, duration(c.raftRequestTimeout()));
+        // Every gRPC request in flight on this node may be a Raft request; the default of 100
+        // would block request threads under load.
+        RaftClientConfigKeys.Async.setOutstandingRequestsMax(p, 4096);
+        return p;
+    }
+
+    /**
+     * How the node's Raft client retries a request forwarded to the leader: exponential backoff
+     * from 50 ms to 1 s, with as many attempts as fit in about 80% of the server's request
+     * timeout. So a leader election (a few seconds) is ridden out, and when no leader appears
+     * the client gets UNAVAILABLE (retryable, with a leader hint) just before the request
+     * would time out, never Ratis' default retry-forever, which looks like a hang.
+     */
+    static RetryPolicy clientRetryPolicy(Duration requestTimeout) {
+        long budget = requestTimeout.toMillis() * 8 / 10;
+        int attempts = 1;
+        // Ratis sleeps base * 2^attempt (randomized 0.5x-1.5x) after the attempt-th failure, from attempt 1.
+        for (long sleep = 2 * BASE_SLEEP_MS, slept = 0; slept + sleep <= budget; sleep = Math.min(2 * sleep, MAX_SLEEP_MS)) {
+            slept += sleep;
+            attempts++;
+        }
+        return ExponentialBackoffRetry.newBuilder()
+                .setBaseSleepTime(TimeDuration.valueOf(BASE_SLEEP_MS, TimeUnit.MILLISECONDS))
+                .setMaxSleepTime(TimeDuration.valueOf(MAX_SLEEP_MS, TimeUnit.MILLISECONDS))
+                .setMaxAttempts(attempts)
+                .build();
+    }
+
+    private static TimeDuration duration(Duration d) {
+        return TimeDuration.valueOf(d.toMillis(), TimeUnit.MILLISECONDS);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.strata.server;
+
+import dev.strata.server.config.ConfigKey;
+import dev.strata.server.config.ConfigKeys;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MainTest {
+    @Test
+    void helpListsEveryKeyWithItsFlagEnvironmentVariableAndDefault() {
+        StringWriter out = new StringWriter();
+        int exit = Main.run(new String[] {"--help"}, Map.of(), new PrintWriter(out, true), new PrintWriter(new StringWriter(), true));
+        assertThat(exit).isZero();
+        String help = out.toString().replaceAll("\\s+", " ");
+        for (ConfigKey k : ConfigKeys.ALL) {
+            assertThat(help).contains(k.flag()).contains(k.name()).contains(k.env())
+                    .contains("default: " + (k.defaultValue().isEmpty() ? "(none)" : k.defaultValue()));
+        }
+    }
+
+    @Test
+    void aBadValueExitsWithUsageErrorNamingTheKey() {
+        StringWriter err = new StringWriter();
+        int exit = Main.run(new String[] {"--client-port", "http"}, Map.of(), new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true));
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("strata.server.client-port must be an integer");
+    }
+
+    @Test
+    void anUnknownFlagIsAUsageError() {
+        StringWriter err = new StringWriter();
+        int exit = Main.run(new String[] {"--no-such-flag"}, Map.of(), new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown option: '--no-such-flag'");
+    }
+}
