@@ -295,7 +295,9 @@ public final class Engine implements AutoCloseable {
         if (!recovered.isEmpty()) {
             Version base = versions.acquireCurrent();
             try {
-                writeLevel0(recovered, base, lastSequence, edit);
+                try (InternalIterator entries = recovered.iterator()) {
+                    writeLevel0(entries, base, lastSequence, edit);
+                }
             } finally {
                 versions.release(base);
             }
@@ -620,11 +622,15 @@ public final class Engine implements AutoCloseable {
         flushExecutor.execute(this::flushImmutables);
     }
 
-    /** Flushes frozen memtables, oldest first, until none is left. */
+    /**
+     * Flushes frozen memtables until none is left. Every memtable waiting when a flush starts
+     * goes into one L0 table (RocksDB's flush job does the same): fewer, larger L0 files mean
+     * fewer L0 compactions, and a key overwritten across those memtables is written once.
+     */
     private void flushImmutables() {
         while (true) {
-            MemTable imm;
-            MemTable next;
+            List<MemTable> batch;
+            long nextWalNumber;
             long smallestSnapshot;
             mutex.lock();
             try {
@@ -633,14 +639,14 @@ public final class Engine implements AutoCloseable {
                     backgroundChanged.signalAll();
                     return;
                 }
-                imm = imms.get(0);
-                next = imms.size() > 1 ? imms.get(1) : mem;
+                batch = List.copyOf(imms);
+                nextWalNumber = mem.walNumber(); // every log before the active memtable's is flushed with the batch
                 smallestSnapshot = snapshots.oldest(visibleSequence);
             } finally {
                 mutex.unlock();
             }
             try {
-                flushOne(imm, next.walNumber(), smallestSnapshot);
+                flush(batch, nextWalNumber, smallestSnapshot);
             } catch (IOException e) {
                 setBackgroundError(EngineException.io("flushing memtable", e));
             } catch (EngineException e) {
@@ -651,17 +657,23 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    private void flushOne(MemTable imm, long nextWalNumber, long smallestSnapshot) throws IOException {
+    /** Writes frozen memtables (oldest first) as one L0 table and commits it. */
+    private void flush(List<MemTable> batch, long nextWalNumber, long smallestSnapshot) throws IOException {
         long start = System.nanoTime();
         long coveredBefore = versions.lastSequence();
+        long largest = batch.stream().mapToLong(MemTable::largestSequence).max().orElse(0);
         VersionEdit.Builder edit = VersionEdit.builder().logNumber(nextWalNumber)
-                .lastSequence(Math.max(imm.largestSequence(), versions.lastSequence()));
-        if (imm.appliedMarker() != null) {
-            edit.appliedMarker(imm.appliedMarker());
+                .lastSequence(Math.max(largest, coveredBefore));
+        for (MemTable m : batch) {
+            if (m.appliedMarker() != null) {
+                edit.appliedMarker(m.appliedMarker()); // the newest memtable's marker wins
+            }
         }
         Version base = versions.acquireCurrent();
-        try {
-            writeLevel0(imm, base, smallestSnapshot, edit);
+        List<InternalIterator> sources = new ArrayList<>();
+        batch.forEach(m -> sources.add(m.iterator()));
+        try (InternalIterator merged = sources.size() == 1 ? sources.get(0) : new MergingIterator(sources)) {
+            writeLevel0(merged, base, smallestSnapshot, edit);
         } finally {
             versions.release(base);
         }
@@ -669,15 +681,18 @@ public final class Engine implements AutoCloseable {
         VersionEdit built = edit.build();
         commitFlush(built, coveredBefore);
         stats.flushes.increment();
-        LOG.debug("flushed memtable of {} entries in {} ms: {}", imm.size(), (System.nanoTime() - start) / 1_000_000, built);
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("flushed {} memtables of {} entries in {} ms: {}", batch.size(),
+                    batch.stream().mapToInt(MemTable::size).sum(), (System.nanoTime() - start) / 1_000_000, built);
+        }
         mutex.lock();
         try {
-            imms.remove(imm);
+            imms.removeAll(batch);
             publishMemTables();
         } finally {
             mutex.unlock();
         }
-        obsoleteFiles.delete(); // the flushed memtable's log, before anyone waiting on the flush is woken
+        obsoleteFiles.delete(); // the flushed memtables' logs, before anyone waiting on the flush is woken
         enforceDeltaBudget();
         mutex.lock();
         try {
@@ -689,20 +704,22 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Writes a memtable as an L0 table, dropping what no reader can see and separating large
-     * values into a value log; adds what it wrote to {@code edit} (nothing when all was dropped).
+     * Writes sorted entries (memtables) as an L0 table, dropping what no reader can see and
+     * separating large values into a value log; adds what it wrote to {@code edit} (nothing
+     * when all was dropped).
      */
-    private void writeLevel0(MemTable m, Version base, long smallestSnapshot, VersionEdit.Builder edit) throws IOException {
+    private void writeLevel0(InternalIterator entries, Version base, long smallestSnapshot, VersionEdit.Builder edit)
+            throws IOException {
         CompressionPolicy p = policy;
         TableBuilder.Options tableOptions = new TableBuilder.Options(options.blockSize(), options.blockRestartInterval(),
                 options.bloomBitsPerKey(), p.codecFor(0, base.deepestNonEmptyLevel() <= 0), p.zstdLevel());
         TableOutputs outputs = new TableOutputs(dir, versions, tableOptions, Long.MAX_VALUE, List.of(), Long.MAX_VALUE);
         ValueSeparator values = newValueSeparator(Set.of(), p);
         ObsoleteEntryFilter filter = new ObsoleteEntryFilter(smallestSnapshot, CompactionJob.baseLevelCheck(base, -1));
-        try (InternalIterator it = m.iterator()) {
-            for (it.seekToFirst(); it.valid(); it.next()) {
-                if (filter.keep(it.key())) {
-                    ValueSeparator.Entry e = values.keep(it.key(), it.value());
+        try {
+            for (entries.seekToFirst(); entries.valid(); entries.next()) {
+                if (filter.keep(entries.key())) {
+                    ValueSeparator.Entry e = values.keep(entries.key(), entries.value());
                     outputs.add(e.key(), e.value());
                 }
             }

@@ -72,6 +72,14 @@ public final class ValueLogReader {
         return path;
     }
 
+    /** A record as stored: its codec and the value's stored (possibly compressed) bytes. */
+    public record StoredValue(Codec codec, byte[] stored) {
+        /** The value itself. @throws IllegalArgumentException when the stored bytes do not decompress */
+        byte[] value() {
+            return codec.decompress(stored, 0, stored.length);
+        }
+    }
+
     /**
      * The value {@code pointer} points at.
      *
@@ -79,6 +87,19 @@ public final class ValueLogReader {
      * @throws CorruptionException when the record fails its checksum, is malformed, or belongs to another key
      */
     public byte[] read(ValuePointer pointer, byte[] userKey) throws IOException {
+        StoredValue s = readStored(pointer, userKey);
+        try {
+            return s.value();
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException(path, pointer.offset(), "value-log record malformed: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The record {@code pointer} points at, checked (checksum, key) but not decompressed: what
+     * garbage collection copies into a new value log without compressing it again.
+     */
+    public StoredValue readStored(ValuePointer pointer, byte[] userKey) throws IOException {
         if (pointer.length() < ValueLogFormat.RECORD_PREFIX || pointer.offset() < ValueLogFormat.HEADER_SIZE) {
             throw new CorruptionException(path, pointer.offset(), "value pointer " + pointer + " is impossible");
         }
@@ -99,7 +120,7 @@ public final class ValueLogReader {
             if (!Arrays.equals(key, userKey)) {
                 throw new CorruptionException(path, pointer.offset(), "value-log record belongs to another key");
             }
-            return codec.decompress(rec, in.position(), in.remaining());
+            return new StoredValue(codec, in.getBytes(in.remaining()));
         } catch (ByteReader.MalformedException | IllegalArgumentException e) {
             throw new CorruptionException(path, pointer.offset(), "value-log record malformed: " + e.getMessage());
         }

@@ -52,8 +52,14 @@ public final class ValueLogWriter {
     /** Appends a record; returns the pointer to it. */
     public ValuePointer add(byte[] userKey, byte[] value, Codec codec, int zstdLevel) throws IOException {
         byte[] compressed = codec.compress(value, 0, value.length, zstdLevel);
-        Codec used = compressed != null ? codec : Codec.NONE;
-        byte[] stored = compressed != null ? compressed : value;
+        return addStored(userKey, compressed != null ? codec : Codec.NONE, compressed != null ? compressed : value);
+    }
+
+    /**
+     * Appends a record whose value is already stored with {@code codec} (a relocated one): it
+     * is written as it is, without decompressing and compressing it again.
+     */
+    public ValuePointer addStored(byte[] userKey, Codec used, byte[] stored) throws IOException {
         record.reset();
         record.putInt(0).put(used.id()).putLengthPrefixed(userKey).put(stored);
         byte[] b = record.array();

@@ -35,6 +35,19 @@ public final class ValueLogs implements AutoCloseable {
 
     /** Reads the value at {@code pointer}, which an entry for {@code userKey} holds. */
     public byte[] read(ValuePointer pointer, byte[] userKey) {
+        return withReader(pointer, r -> r.read(pointer, userKey));
+    }
+
+    /** Reads the record at {@code pointer} as stored, checked but not decompressed. */
+    public ValueLogReader.StoredValue readStored(ValuePointer pointer, byte[] userKey) {
+        return withReader(pointer, r -> r.readStored(pointer, userKey));
+    }
+
+    private interface ReaderCall<T> {
+        T apply(ValueLogReader r) throws IOException;
+    }
+
+    private <T> T withReader(ValuePointer pointer, ReaderCall<T> call) {
         while (true) {
             ValueLogReader r = readers.get(pointer.file(), this::open);
             if (!r.tryAcquire()) {
@@ -42,7 +55,7 @@ public final class ValueLogs implements AutoCloseable {
                 continue;
             }
             try {
-                return r.read(pointer, userKey);
+                return call.apply(r);
             } catch (IOException e) {
                 throw EngineException.io("reading " + r.path(), e);
             } finally {

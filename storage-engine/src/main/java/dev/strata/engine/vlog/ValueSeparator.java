@@ -22,9 +22,9 @@ import java.util.function.LongSupplier;
  *   <li>a value of at least {@code minBlobSize} bytes moves to a value-log file written by this
  *       job, and the entry becomes a pointer (only here, never on the user's write path: the
  *       write-ahead log never refers to a value log that might not exist after a crash);</li>
- *   <li>a pointer into a file chosen for garbage collection is <em>relocated</em>: its value is
- *       read and written again into this job's value log, in key order, and the old record is
- *       counted as garbage;</li>
+ *   <li>a pointer into a file chosen for garbage collection is <em>relocated</em>: its record is
+ *       read (checksum and key verified) and its stored bytes copied into this job's value log,
+ *       in key order, without compressing them again; the old record counts as garbage;</li>
  *   <li>a pointer the job drops (a shadowed version, a deleted key) counts its record as garbage
  *       of the file it points into, so garbage is exact, never sampled.</li>
  * </ul>
@@ -87,7 +87,10 @@ public final class ValueSeparator {
             ValuePointer old = pointer(internalKey, value);
             if (relocate.contains(old.file())) {
                 byte[] userKey = InternalKey.userKeyOf(internalKey);
-                ValuePointer moved = write(userKey, logs.read(old, userKey));
+                // Copied as stored: the value's checksum and key were verified by the read, and
+                // compressing it again would only cost CPU (it keeps the codec it was written with).
+                ValueLogReader.StoredValue stored = logs.readStored(old, userKey);
+                ValuePointer moved = writer().addStored(userKey, stored.codec(), stored.stored());
                 garbage.merge(old.file(), (long) old.length(), Long::sum);
                 relocatedBytes += old.length();
                 return new Entry(internalKey, moved.encode());
@@ -114,6 +117,11 @@ public final class ValueSeparator {
     }
 
     private ValuePointer write(byte[] userKey, byte[] value) throws IOException {
+        return writer().add(userKey, value, codec, zstdLevel);
+    }
+
+    /** The value log being written, a new one when there is none or the current one is full. */
+    private ValueLogWriter writer() throws IOException {
         if (writer != null && writer.size() >= fileSize) {
             finishCurrent();
         }
@@ -122,7 +130,7 @@ public final class ValueSeparator {
             pendingNumbers.add(number);
             writer = ValueLogWriter.create(dir, new ValueLogId(origin, number));
         }
-        return writer.add(userKey, value, codec, zstdLevel);
+        return writer;
     }
 
     private void finishCurrent() throws IOException {
