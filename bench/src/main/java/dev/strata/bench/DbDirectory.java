@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -41,15 +43,20 @@ final class DbDirectory implements AutoCloseable {
 
     /**
      * The real size of every file under {@code dir}, whatever engine wrote them: the one measure
-     * of disk use that trusts no engine's accounting. A file deleted during the walk counts as gone.
+     * of disk use that trusts no engine's accounting. A file with several names (hard links, as
+     * checkpoints make) counts once; a file deleted during the walk counts as gone.
      */
     static long sizeOf(Path dir) {
         long[] total = {0};
+        Set<Object> seen = new HashSet<>();
         try {
             Files.walkFileTree(dir, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                    total[0] += attributes.size();
+                    Object inode = attributes.fileKey();
+                    if (inode == null || seen.add(inode)) {
+                        total[0] += attributes.size();
+                    }
                     return FileVisitResult.CONTINUE;
                 }
 

@@ -45,7 +45,8 @@ import java.util.Objects;
  *                                 with the most garbage are collected too (default 1.5; 0 turns this off)
  * @param checkpointsToKeep        checkpoints kept (hard-linked) after a newer one is taken (default 2)
  * @param deltaRetention           the incremental chain keeps flush outputs compaction removed while they take
- *                                 at most this fraction of the live data size (default 0.25; 0 keeps no chain)
+ *                                 at most this fraction of the live data size (default 0: no chain, as an embedded
+ *                                 engine has no replica to catch up; the server keeps 0.25)
  */
 public record EngineOptions(
         WalMode walMode,
@@ -189,7 +190,7 @@ public record EngineOptions(
         private double valueLogGarbageRatio = 0.5;
         private double valueLogSpaceAmplification = 1.5;
         private int checkpointsToKeep = 2;
-        private double deltaRetention = 0.25;
+        private double deltaRetention = 0;
 
         private Builder() {}
 

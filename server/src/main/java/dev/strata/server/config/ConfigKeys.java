@@ -60,12 +60,15 @@ public final class ConfigKeys {
             "Engine cache of uncompressed data blocks (0 disables it).");
     public static final ConfigKey COMPACTION_THREADS = new ConfigKey("strata.engine.compaction-threads", "--compaction-threads", "1",
             "Engine background compaction threads.");
+    public static final ConfigKey DELTA_RETENTION = new ConfigKey("strata.engine.delta-retention", "--delta-retention", "0.25",
+            "Keep flush outputs that compaction removed (the incremental chain a lagging follower catches up from) "
+                    + "while they take at most this fraction of the live data; 0 keeps none.");
 
     /** Every key, in the order {@code --help} and the start-up log show them. */
     public static final List<ConfigKey> ALL = List.of(NODE_ID, CLUSTER_NAME, PEERS, JOIN, DATA_DIR, BIND_ADDRESS, CLIENT_PORT,
             RAFT_PORT, HTTP_PORT, MAX_VALUE_SIZE, MAX_REQUEST_SIZE, REQUEST_TIMEOUT, SHUTDOWN_TIMEOUT, PAGE_MAX_ENTRIES,
             PAGE_MAX_BYTES, READY_MAX_LAG, ELECTION_TIMEOUT, RAFT_REQUEST_TIMEOUT, LEADER_LEASE, SNAPSHOT_ENTRIES,
-            SNAPSHOT_BYTES, LOG_SEGMENT_SIZE, WRITE_BUFFER_SIZE, BLOCK_CACHE_SIZE, COMPACTION_THREADS);
+            SNAPSHOT_BYTES, LOG_SEGMENT_SIZE, WRITE_BUFFER_SIZE, BLOCK_CACHE_SIZE, COMPACTION_THREADS, DELTA_RETENTION);
 
     /** The key with this name, or null. */
     public static ConfigKey byName(String name) {

@@ -40,7 +40,8 @@ public record ServerConfig(
         long logSegmentSize,
         long writeBufferSize,
         long blockCacheSize,
-        int compactionThreads) {
+        int compactionThreads,
+        double deltaRetention) {
 
     /** Room for the key (64 KiB) and the message framing beside the largest value. */
     private static final long REQUEST_OVERHEAD = 65 * 1024;
@@ -125,7 +126,8 @@ public record ServerConfig(
                 segmentSize,
                 Values.bytes(WRITE_BUFFER_SIZE.name(), v.get(WRITE_BUFFER_SIZE.name())),
                 Values.bytes(BLOCK_CACHE_SIZE.name(), v.get(BLOCK_CACHE_SIZE.name())),
-                Values.intValue(COMPACTION_THREADS.name(), v.get(COMPACTION_THREADS.name()), 1, 64));
+                Values.intValue(COMPACTION_THREADS.name(), v.get(COMPACTION_THREADS.name()), 1, 64),
+                Values.fraction(DELTA_RETENTION.name(), v.get(DELTA_RETENTION.name()), 0, 10));
     }
 
     private static int agree(ConfigKey key, Map<String, String> given, int configured, int inPeers, PeerSpec self) {

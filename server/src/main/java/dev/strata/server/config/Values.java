@@ -36,6 +36,19 @@ final class Values {
         return (int) v;
     }
 
+    static double fraction(String what, String value, double min, double max) {
+        double v;
+        try {
+            v = Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + " must be a number, was \"" + value + "\"", e);
+        }
+        if (!(v >= min && v <= max)) {
+            throw new IllegalArgumentException(what + " must be in [" + min + ", " + max + "], was " + value.trim());
+        }
+        return v;
+    }
+
     /** A TCP port; 0 asks the system for a free one (tests use it for the HTTP port). */
     static int port(String what, String value) {
         return intValue(what, value, 0, 65535);

@@ -98,6 +98,7 @@ public final class RaftNode implements AutoCloseable {
                 .writeBufferSize(config.writeBufferSize())
                 .blockCacheSize(config.blockCacheSize())
                 .compactionThreads(config.compactionThreads())
+                .deltaRetention(config.deltaRetention())
                 .build();
         this.stateMachine = new KvStateMachine(config.engineDir(), engineOptions, new RequestValidator(config.limits()),
                 config.snapshotThresholdBytes());
