@@ -1,5 +1,6 @@
 package dev.strata.server.grpc;
 
+import dev.strata.server.checkpoint.CheckpointTransferService;
 import dev.strata.server.config.ServerConfig;
 import dev.strata.server.kv.RequestValidator;
 import dev.strata.server.raft.RaftNode;
@@ -23,8 +24,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The node's gRPC server on the client port: KV, Cluster, {@code grpc.health.v1.Health} and
- * server reflection (so grpcurl and Kubernetes gRPC probes need no proto files).
+ * The node's gRPC server on the client port: KV, Cluster, the internal CheckpointTransfer
+ * (nodes fetch checkpoints from each other here), {@code grpc.health.v1.Health} and server
+ * reflection (so grpcurl and Kubernetes gRPC probes need no proto files).
  *
  * <p>Health: the overall service ("") is SERVING while the node is healthy (a liveness
  * probe); {@code strata.v1.KV} is SERVING while it is ready, i.e. a member with a known leader
@@ -41,11 +43,14 @@ public final class ApiServer implements AutoCloseable {
     private final HealthStatusManager health = new HealthStatusManager();
     private final ExecutorService requestExecutor;
     private final ExecutorService adminExecutor;
+    private final ExecutorService checkpointExecutor;
 
     public ApiServer(ServerConfig config, RaftNode node, MeterRegistry registry) {
         int threads = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
         this.requestExecutor = Executors.newFixedThreadPool(threads, named("strata-grpc"));
         this.adminExecutor = Executors.newFixedThreadPool(2, named("strata-admin"));
+        // Transfers are long and disk-bound: a few at a time, queued beyond that.
+        this.checkpointExecutor = Executors.newFixedThreadPool(2, named("strata-checkpoint-send"));
         Responder responder = new Responder(new Errors(node::leader), config.requestTimeout());
         MetricsInterceptor metrics = new MetricsInterceptor(registry);
         this.server = NettyServerBuilder.forAddress(new InetSocketAddress(config.bindAddress(), config.clientPort()))
@@ -55,6 +60,8 @@ public final class ApiServer implements AutoCloseable {
                         new KvService(node, new RequestValidator(config.limits()), responder, requestExecutor), metrics))
                 .addService(ServerInterceptors.intercept(
                         new ClusterService(node, responder, adminExecutor, config.requestTimeout()), metrics))
+                .addService(new CheckpointTransferService(node.stateMachine(), node.stateMachine().checkpointStats(),
+                        checkpointExecutor))
                 .addService(health.getHealthService())
                 .addService(ProtoReflectionServiceV1.newInstance())
                 .build();
@@ -96,6 +103,7 @@ public final class ApiServer implements AutoCloseable {
         }
         adminExecutor.shutdown();
         requestExecutor.shutdown();
+        checkpointExecutor.shutdownNow();
     }
 
     /** Stops at once, cancelling calls in flight. */
@@ -104,6 +112,7 @@ public final class ApiServer implements AutoCloseable {
         server.shutdownNow();
         adminExecutor.shutdownNow();
         requestExecutor.shutdownNow();
+        checkpointExecutor.shutdownNow();
         try {
             server.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -10,12 +10,12 @@ import java.nio.ByteBuffer;
  * last log entry whose writes are in the batch that carries it. 16 bytes, big-endian:
  * {@code [term: 8][index: 8]}.
  */
-final class AppliedMarker {
+public final class AppliedMarker {
     static final int SIZE = 16;
 
     private AppliedMarker() {}
 
-    static byte[] encode(TermIndex ti) {
+    public static byte[] encode(TermIndex ti) {
         return ByteBuffer.allocate(SIZE).putLong(ti.getTerm()).putLong(ti.getIndex()).array();
     }
 
@@ -24,7 +24,7 @@ final class AppliedMarker {
      *
      * @throws EngineException with code CORRUPTION when the marker is not 16 bytes
      */
-    static TermIndex decode(byte[] marker) {
+    public static TermIndex decode(byte[] marker) {
         if (marker == null) {
             return null;
         }

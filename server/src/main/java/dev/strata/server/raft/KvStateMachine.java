@@ -11,10 +11,21 @@ import dev.strata.engine.KeyValue;
 import dev.strata.engine.KeyValueIterator;
 import dev.strata.engine.Snapshot;
 import dev.strata.engine.WriteBatch;
+import dev.strata.engine.checkpoint.Checkpoint;
+import dev.strata.engine.checkpoint.CheckpointFile;
+import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.proto.v1.Command;
+import dev.strata.proto.v1.ContentId;
 import dev.strata.proto.v1.MemberDirectory;
 import dev.strata.proto.v1.MemberRecord;
+import dev.strata.proto.v1.Plan;
 import dev.strata.proto.v1.Query;
+import dev.strata.server.checkpoint.CheckpointFetcher;
+import dev.strata.server.checkpoint.CheckpointInstall;
+import dev.strata.server.checkpoint.CheckpointSource;
+import dev.strata.server.checkpoint.CheckpointStats;
+import dev.strata.server.checkpoint.StagedCheckpoint;
+import dev.strata.server.checkpoint.StagingArea;
 import dev.strata.server.kv.CommandApplier;
 import dev.strata.server.kv.EngineView;
 import dev.strata.server.kv.InvalidRequestException;
@@ -47,12 +58,19 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongFunction;
 
 /**
  * The Raft state machine of a Strata node: it owns the engine and applies the replicated log
@@ -77,10 +95,15 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * index) it reflects. The apply thread holds a write lock only while it writes a batch and
  * moves the revision, so a snapshot and a revision taken under the read lock always agree.
  *
+ * <p>Checkpoints: {@link #takeSnapshot()} records an engine checkpoint, which the checkpoint
+ * service ships from this node (as {@link CheckpointSource}). A follower behind the leader's
+ * purged log fetches one in {@link #notifyInstallSnapshotFromLeader} on its own thread, then
+ * installs it between {@link #pause()} and {@link #reinitialize()}.
+ *
  * <p>Thread safety: Ratis calls apply, snapshot and lifecycle methods from its state machine
  * updater thread; reads and stale queries come from any thread.
  */
-public final class KvStateMachine extends BaseStateMachine {
+public final class KvStateMachine extends BaseStateMachine implements CheckpointSource {
     private static final Logger LOG = LoggerFactory.getLogger(KvStateMachine.class);
     private static final String MEMBER_PREFIX = "member/";
     private static final ClientId SNAPSHOT_CLIENT = ClientId.randomId();
@@ -99,6 +122,19 @@ public final class KvStateMachine extends BaseStateMachine {
     private final AtomicLong snapshotsTaken = new AtomicLong();
     private final AtomicLong snapshotCalls = new AtomicLong();
     private final AtomicBoolean snapshotRequested = new AtomicBoolean();
+    private final CheckpointStats checkpointStats = new CheckpointStats();
+    /** Fetches checkpoints from other nodes, one at a time, off Ratis' threads. */
+    private final ExecutorService installExecutor = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "strata-checkpoint-install");
+        t.setDaemon(true);
+        return t;
+    });
+    /** Fetched and verified, waiting for Ratis to pause and reinitialize this state machine. */
+    private volatile StagedCheckpoint pendingInstall;
+    /** Consecutive failed fetches, to space out the next attempt. */
+    private volatile int failedFetches;
+    /** A member's client address (the checkpoint service listens there), or null; set by the node. */
+    private volatile LongFunction<String> clientAddresses = id -> null;
 
     /** Null while paused or closed. Written under the view lock's write side. */
     private volatile Engine engine;
@@ -148,6 +184,7 @@ public final class KvStateMachine extends BaseStateMachine {
     private void openEngine() throws IOException {
         Engine opened;
         TermIndex marker;
+        CheckpointInstall.recover(engineDir);
         try {
             opened = Engine.open(engineDir, engineOptions);
         } catch (EngineException e) {
@@ -217,6 +254,11 @@ public final class KvStateMachine extends BaseStateMachine {
         LifeCycle lifeCycle = getLifeCycle();
         lifeCycle.transition(LifeCycle.State.STARTING);
         try {
+            StagedCheckpoint staged = pendingInstall;
+            if (staged != null) {
+                pendingInstall = null;
+                install(staged);
+            }
             openEngine();
         } catch (IOException e) {
             lifeCycle.transition(LifeCycle.State.EXCEPTION);
@@ -225,8 +267,38 @@ public final class KvStateMachine extends BaseStateMachine {
         lifeCycle.transition(LifeCycle.State.RUNNING);
     }
 
+    /**
+     * Installs a fetched checkpoint into the closed engine's directory. Every file was verified
+     * when it was staged; a failure here (the disk) is thrown, which stops the node rather than
+     * let it apply the log after the checkpoint's index to an older state.
+     */
+    private void install(StagedCheckpoint staged) throws IOException {
+        long started = System.nanoTime();
+        try {
+            CheckpointInstall.install(staged, engineDir, engineOptions);
+        } catch (IOException | RuntimeException e) {
+            checkpointStats.failedInstalls.incrementAndGet();
+            throw new IOException("installing the checkpoint at index " + staged.index() + " into " + engineDir + " failed: "
+                    + e.getMessage(), e);
+        }
+        (staged.kind() == Plan.Kind.FULL ? checkpointStats.fullInstalls : checkpointStats.deltaInstalls)
+                .incrementAndGet();
+        try {
+            new StagingArea(stagingDir()).clear();
+        } catch (IOException e) {
+            LOG.warn("cannot clear the checkpoint staging directory {}: {}", stagingDir(), e.toString());
+        }
+        LOG.info("checkpoint installed at ({}, {}): {}; install {} ms", staged.term(), staged.index(), staged.report(),
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    private Path stagingDir() {
+        return engineDir.resolveSibling("checkpoint-staging");
+    }
+
     @Override
     public void close() {
+        installExecutor.shutdownNow();
         getLifeCycle().checkStateAndClose(() -> {
             viewLock.writeLock().lock();
             try {
@@ -415,8 +487,9 @@ public final class KvStateMachine extends BaseStateMachine {
 
     /**
      * Makes everything applied durable in the engine's files and returns that index: the
-     * applied (term, index) goes into a marker-only batch, then the engine flushes. Ratis then
-     * purges the log up to it (and no further than every peer has committed).
+     * applied (term, index) goes into a marker-only batch, then the engine takes a checkpoint
+     * (a flush, and hard links that keep its files for shipping). Ratis then purges the log up
+     * to it; a follower that needed the purged entries catches up from this checkpoint.
      */
     @Override
     public long takeSnapshot() throws IOException {
@@ -434,7 +507,8 @@ public final class KvStateMachine extends BaseStateMachine {
             if (applied.getIndex() > e.lastSequence() && (d == null || applied.compareTo(d) > 0)) {
                 e.write(new WriteBatch().setAppliedMarker(AppliedMarker.encode(applied)), applied.getIndex());
             }
-            e.flush();
+            e.checkpoint(); // flushes, then pins the files for the checkpoint service
+
         } catch (EngineException ex) {
             throw new IOException("checkpoint at " + applied + " failed: " + ex.getMessage(), ex);
         }
@@ -477,10 +551,13 @@ public final class KvStateMachine extends BaseStateMachine {
      * purged entries this node still needs.
      *
      * <p>When the leader's log still starts at or before the next entry this node needs, there
-     * is nothing to install: the answer "no snapshot" (null) makes the leader send the log. When
-     * it does not, the node can only catch up from a checkpoint, and shipping checkpoints from the
-     * leader is not built yet (the checkpoint issue): the node says so once per leader log start,
-     * reports not-ready, and answers "no snapshot" again.
+     * is nothing to install: the answer "no snapshot" (null) makes the leader send the log.
+     * Otherwise the fetch runs on its own thread (Ratis answers the leader "in progress"
+     * meanwhile): it offers the files of a local checkpoint for reuse, stages and verifies what
+     * the leader sends, and completes with the staged state's (term, index). Ratis then pauses
+     * this state machine and reinitializes it, which installs what was staged; the log after it
+     * is replayed. A failed fetch completes exceptionally; Ratis asks again at the leader's next
+     * notice, and the files staged so far are kept.
      */
     @Override
     public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto roleInfo, TermIndex firstTermIndexInLog) {
@@ -490,15 +567,105 @@ public final class KvStateMachine extends BaseStateMachine {
                     firstTermIndexInLog, next);
             return CompletableFuture.completedFuture(null);
         }
-        TermIndex previous = checkpointNeeded;
         checkpointNeeded = firstTermIndexInLog;
-        if (!firstTermIndexInLog.equals(previous)) {
-            LOG.error("this node needs the log from index {} but the leader's log starts at {}: it can only catch up from a "
-                            + "checkpoint, and installing checkpoints from the leader is not available in this version. Remove "
-                            + "the node, wipe its data directory and add it back, or raise strata.raft.snapshot.threshold-entries "
-                            + "so logs are kept longer.", next, firstTermIndexInLog);
+        RaftPeerId notifier = RaftPeerId.valueOf(roleInfo.getFollowerInfo().getLeaderInfo().getId().getId());
+        LOG.info("this node needs the log from index {} but the leader ({}) keeps it from {}: fetching a checkpoint",
+                next, notifier, firstTermIndexInLog);
+        int failures = failedFetches;
+        long delayMillis = failures == 0 ? 0 : Math.min(30_000, 500L << Math.min(failures, 6));
+        return CompletableFuture.supplyAsync(() -> fetchCheckpoint(notifier, firstTermIndexInLog.getIndex() - 1),
+                CompletableFuture.delayedExecutor(delayMillis, TimeUnit.MILLISECONDS, installExecutor));
+    }
+
+    private TermIndex fetchCheckpoint(RaftPeerId notifier, long minIndex) {
+        Engine e = engine;
+        if (e == null) {
+            throw new NodeUnavailableException("the engine is closed");
         }
-        return CompletableFuture.completedFuture(null);
+        Checkpoint local = null;
+        try {
+            Map<ContentId, Path> reusable = new HashMap<>();
+            boolean hasState = e.lastSequence() > 0;
+            if (hasState) {
+                local = e.checkpoint(); // what this node holds, pinned so compaction leaves it while we fetch
+                if (!local.tryPin()) {
+                    local = null;
+                } else {
+                    for (CheckpointFile f : local.files()) {
+                        reusable.put(ContentId.newBuilder().setSize(f.content().size()).setCrc32C(f.content().crc()).build(),
+                                local.path(f));
+                    }
+                }
+            }
+            long applied = Math.max(0, e.lastSequence());
+            StagedCheckpoint staged;
+            try (CheckpointFetcher fetcher = new CheckpointFetcher(new StagingArea(stagingDir()), checkpointStats, 20,
+                    Duration.ofSeconds(60))) {
+                staged = fetcher.fetch(new CheckpointFetcher.Request(applied, hasState, false, minIndex, reusable),
+                        () -> clientAddresses.apply(currentLeader(notifier)));
+            }
+            failedFetches = 0;
+            pendingInstall = staged;
+            return TermIndex.valueOf(staged.term(), staged.index());
+        } catch (IOException | RuntimeException ex) {
+            failedFetches++;
+            checkpointStats.failedInstalls.incrementAndGet();
+            LOG.error("fetching a checkpoint failed (attempt {} in a row); Ratis asks again at the leader's next notice: {}",
+                    failedFetches, ex.toString(), ex);
+            throw new CompletionException(ex);
+        } finally {
+            if (local != null) {
+                local.unpin();
+            }
+        }
+    }
+
+    /** The leader this node knows now, else the one that sent the notice. */
+    private long currentLeader(RaftPeerId notifier) {
+        RaftPeerId leader = null;
+        try {
+            leader = getServer().join().getDivision(getGroupId()).getInfo().getLeaderId();
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("no current leader known: {}", e.toString());
+        }
+        return Long.parseLong((leader != null ? leader : notifier).toString());
+    }
+
+    /** Sets how to find a member's client address, where its checkpoint service listens. */
+    void setClientAddresses(LongFunction<String> addresses) {
+        this.clientAddresses = addresses;
+    }
+
+    // ------------------------------------------------------------------ as a checkpoint source
+
+    @Override
+    public long nodeId() {
+        return Long.parseLong(getId().toString());
+    }
+
+    @Override
+    public Checkpoint checkpoint(boolean fresh) {
+        Engine e = requireEngine();
+        Checkpoint latest = e.latestCheckpoint();
+        return fresh || latest == null ? e.checkpoint() : latest;
+    }
+
+    @Override
+    public DeltaChain deltaChain() {
+        return requireEngine().deltaChain();
+    }
+
+    private Engine requireEngine() {
+        Engine e = engine;
+        if (e == null) {
+            throw new NodeUnavailableException("node " + getId() + " has no open engine (paused for a checkpoint install, or closed)");
+        }
+        return e;
+    }
+
+    /** Checkpoint traffic counters, this node as sender and as receiver. */
+    public CheckpointStats checkpointStats() {
+        return checkpointStats;
     }
 
     @Override

@@ -102,6 +102,7 @@ public final class RaftNode implements AutoCloseable {
                 .build();
         this.stateMachine = new KvStateMachine(config.engineDir(), engineOptions, new RequestValidator(config.limits()),
                 config.snapshotThresholdBytes());
+        stateMachine.setClientAddresses(this::clientAddress);
         // A leader whose engine failed refuses every write: let a healthy voter lead instead.
         stateMachine.onFailure(() -> Thread.ofPlatform().daemon().name("strata-handover")
                 .start(() -> handOverLeadership(Duration.ofSeconds(5))));

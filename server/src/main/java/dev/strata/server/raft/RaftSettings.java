@@ -41,6 +41,9 @@ final class RaftSettings {
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, c.snapshotThresholdEntries());
         // Purge at every snapshot rather than every 1024 entries when snapshots are more frequent.
         RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(1024, c.snapshotThresholdEntries()));
+        // Purge up to the snapshot even past a stopped follower's commit index: a dead member must
+        // not make the log grow without bound. It catches up from a shipped checkpoint instead.
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         // Ratis appends a metadata entry (the commit index) after every commit by default, so a lone
         // survivor could apply committed entries. Strata recovers from the engine's durable marker
         // and the leader's log instead, and the extra entry costs a replicated append and fsync.

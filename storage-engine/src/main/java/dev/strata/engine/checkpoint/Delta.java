@@ -46,8 +46,11 @@ public record Delta(long fromExclusive, long toInclusive, byte[] appliedMarker, 
         return files().stream().mapToLong(f -> f.content().size()).sum();
     }
 
-    /** {@code [from varint][edit]}: the edit holds the files, {@code to} as its last sequence and the marker. */
-    byte[] encode() {
+    /**
+     * {@code [from varint][edit]}: the edit holds the files, {@code to} as its last sequence and
+     * the marker. The record the chain's log stores and a checkpoint transfer ships.
+     */
+    public byte[] encode() {
         VersionEdit.Builder b = VersionEdit.builder().lastSequence(toInclusive);
         if (appliedMarker != null) {
             b.appliedMarker(appliedMarker);
@@ -59,7 +62,7 @@ public record Delta(long fromExclusive, long toInclusive, byte[] appliedMarker, 
     }
 
     /** @throws ByteReader.MalformedException when the bytes are not a delta */
-    static Delta decode(byte[] bytes) {
+    public static Delta decode(byte[] bytes) {
         ByteReader in = new ByteReader(bytes);
         long from = in.getVarint();
         VersionEdit e = VersionEdit.decode(in.getBytes(in.remaining()));

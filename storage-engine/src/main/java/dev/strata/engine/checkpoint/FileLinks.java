@@ -19,14 +19,14 @@ import java.util.stream.Stream;
  * bytes stay on disk, at no cost while the engine still uses them, for as long as the link
  * exists, whatever compaction deletes. A file system without hard links gets a copy instead.
  */
-final class FileLinks {
+public final class FileLinks {
     private static final Logger LOG = LoggerFactory.getLogger(FileLinks.class);
     private static volatile boolean warnedAboutCopies;
 
     private FileLinks() {}
 
     /** Makes {@code link} another name for {@code target} (or a fsynced copy of it). */
-    static void link(Path target, Path link) throws IOException {
+    public static void link(Path target, Path link) throws IOException {
         try {
             Files.createLink(link, target);
         } catch (UnsupportedOperationException | FileSystemException e) {
@@ -56,7 +56,7 @@ final class FileLinks {
     }
 
     /** Deletes a directory and everything in it; a missing directory is fine. */
-    static void deleteTree(Path dir) throws IOException {
+    public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

@@ -1,0 +1,182 @@
+package dev.strata.server.checkpoint;
+
+import dev.strata.engine.checkpoint.FileLinks;
+import dev.strata.engine.checkpoint.StagedFiles;
+import dev.strata.proto.v1.ContentId;
+import dev.strata.proto.v1.PartialFile;
+import dev.strata.proto.v1.PlannedFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a receiver keeps what it has fetched, by content rather than by name: {@code objects/}
+ * holds each finished file as {@code <size>-<crc>} (verified, fsynced) and each unfinished one
+ * as {@code <size>-<crc>.part} (a prefix of verified chunks). Table names are local to the node
+ * that sent them, so a plan from another sender (after a leader change) still finds the files
+ * it shares with the last one; a restart finds them too. {@link #assemble} then links a plan's
+ * files under their names into a directory the engine installs from. Not thread-safe: one
+ * fetch at a time.
+ */
+public final class StagingArea {
+    private static final Logger LOG = LoggerFactory.getLogger(StagingArea.class);
+    private static final String PART = ".part";
+
+    private final Path dir;
+    private final Path objects;
+    private final Map<ContentId, Path> complete = new HashMap<>();
+
+    /** Opens (creating) the area in {@code dir}, keeping the finished files that still verify. */
+    public StagingArea(Path dir) throws IOException {
+        this.dir = dir;
+        this.objects = dir.resolve("objects");
+        Files.createDirectories(objects);
+        try (var names = Files.list(objects)) {
+            for (Path p : (Iterable<Path>) names::iterator) {
+                String name = p.getFileName().toString();
+                ContentId c = parse(name.endsWith(PART) ? name.substring(0, name.length() - PART.length()) : name);
+                if (c == null) {
+                    Files.delete(p);
+                } else if (!name.endsWith(PART)) {
+                    if (matches(p, c)) {
+                        complete.put(c, p);
+                    } else {
+                        LOG.warn("staged file {} does not match its content id; fetching it again", p);
+                        Files.delete(p);
+                    }
+                }
+            }
+        }
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    private static String name(ContentId c) {
+        return c.getSize() + "-" + Integer.toHexString(c.getCrc32C());
+    }
+
+    private static ContentId parse(String name) {
+        int dash = name.indexOf('-');
+        try {
+            return dash < 0 ? null : ContentId.newBuilder().setSize(Long.parseLong(name.substring(0, dash)))
+                    .setCrc32C(Integer.parseUnsignedInt(name.substring(dash + 1), 16)).build();
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static boolean matches(Path p, ContentId c) throws IOException {
+        return Files.size(p) == c.getSize() && StagedFiles.crcOf(p) == c.getCrc32C();
+    }
+
+    /** The finished files, by content. */
+    public Map<ContentId, Path> complete() {
+        return Map.copyOf(complete);
+    }
+
+    /** The unfinished files, with how much of each is here. */
+    public List<PartialFile> partials() throws IOException {
+        List<PartialFile> out = new ArrayList<>();
+        try (var names = Files.list(objects)) {
+            for (Path p : (Iterable<Path>) names::iterator) {
+                String name = p.getFileName().toString();
+                if (name.endsWith(PART)) {
+                    ContentId c = parse(name.substring(0, name.length() - PART.length()));
+                    long size = Files.size(p);
+                    if (c != null && size > 0 && size < c.getSize()) {
+                        out.add(PartialFile.newBuilder().setContent(c).setOffset(size).build());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Opens the unfinished file for {@code c} to write from {@code offset}: what lies beyond it
+     * (a chunk a break left half-written) is cut off.
+     */
+    FileChannel openPart(ContentId c, long offset) throws IOException {
+        Path part = objects.resolve(name(c) + PART);
+        FileChannel ch = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            if (ch.size() < offset) {
+                throw new IOException(part + " holds " + ch.size() + " bytes, the sender resumes at " + offset);
+            }
+            ch.truncate(offset);
+            ch.position(offset);
+            return ch;
+        } catch (IOException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Makes the unfinished file for {@code c} durable and finished, once it verifies whole.
+     *
+     * @throws dev.strata.engine.CorruptionException when it does not match {@code c} (it is deleted)
+     */
+    void finish(ContentId c, FileChannel written) throws IOException {
+        written.force(true);
+        written.close();
+        Path part = objects.resolve(name(c) + PART);
+        try {
+            StagedFiles.verify(part, new dev.strata.engine.checkpoint.ContentId(c.getSize(), c.getCrc32C()));
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(part);
+            throw e;
+        }
+        Path done = objects.resolve(name(c));
+        Files.move(part, done, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        complete.put(c, done);
+    }
+
+    /** Takes a file this node already has (its own engine's, a backup's) as the object for {@code c}. */
+    void adopt(ContentId c, Path local) throws IOException {
+        if (complete.containsKey(c)) {
+            return;
+        }
+        Path done = objects.resolve(name(c));
+        Files.deleteIfExists(done);
+        FileLinks.link(local, done);
+        complete.put(c, done);
+    }
+
+    /**
+     * Links the plan's files, all finished here, under their names into a fresh directory
+     * {@code name} of this area, and returns it.
+     */
+    Path assemble(String name, List<PlannedFile> files) throws IOException {
+        Path out = dir.resolve(name);
+        FileLinks.deleteTree(out);
+        Files.createDirectories(out);
+        for (PlannedFile f : files) {
+            Path object = complete.get(f.getContent());
+            if (object == null) {
+                throw new IOException("file " + f.getName() + " of the plan (" + name(f.getContent()) + ") was never staged");
+            }
+            FileLinks.link(object, out.resolve(f.getName()));
+        }
+        return out;
+    }
+
+    /** Deletes everything staged (after an install, or when the node no longer needs it). */
+    public void clear() throws IOException {
+        FileLinks.deleteTree(dir);
+        complete.clear();
+        Files.createDirectories(objects);
+    }
+}
