@@ -3,6 +3,7 @@ package dev.strata.server.grpc;
 import dev.strata.engine.EngineStats;
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.CheckpointResponse;
+import dev.strata.proto.v1.CheckpointStatus;
 import dev.strata.proto.v1.ClusterGrpc;
 import dev.strata.proto.v1.EngineStatus;
 import dev.strata.proto.v1.LevelStatus;
@@ -19,6 +20,7 @@ import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
 import dev.strata.proto.v1.TransferLeaderResponse;
+import dev.strata.server.checkpoint.CheckpointStats;
 import dev.strata.server.kv.InvalidRequestException;
 import dev.strata.server.raft.Member;
 import dev.strata.server.raft.NodeStatus;
@@ -73,6 +75,17 @@ final class ClusterService extends ClusterGrpc.ClusterImplBase {
             if (stats != null) {
                 out.setEngine(engine(stats));
             }
+            CheckpointStats c = node.stateMachine().checkpointStats();
+            out.setCheckpoints(CheckpointStatus.newBuilder()
+                    .setLatestIndex(node.stateMachine().latestCheckpointIndex())
+                    .setFullInstalls(c.fullInstalls.get())
+                    .setDeltaInstalls(c.deltaInstalls.get())
+                    .setFilesReceived(c.filesReceived.get())
+                    .setFilesReused(c.filesReused.get())
+                    .setReceivedRawBytes(c.receivedRawBytes.get())
+                    .setReceivedWireBytes(c.receivedWireBytes.get())
+                    .setSentRawBytes(c.sentRawBytes.get())
+                    .setSentWireBytes(c.sentWireBytes.get()));
             return CompletableFuture.completedFuture(out.build());
         });
     }

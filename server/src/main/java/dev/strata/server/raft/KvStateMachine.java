@@ -663,6 +663,13 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         return e;
     }
 
+    /** The index of the newest checkpoint this node holds, or 0 (also while its engine is closed). */
+    public long latestCheckpointIndex() {
+        Engine e = engine;
+        Checkpoint c = e == null ? null : e.latestCheckpoint();
+        return c == null ? 0 : c.sequence();
+    }
+
     /** Checkpoint traffic counters, this node as sender and as receiver. */
     public CheckpointStats checkpointStats() {
         return checkpointStats;

@@ -1,0 +1,154 @@
+package dev.strata.it;
+
+import dev.strata.proto.v1.CheckpointRequest;
+import dev.strata.proto.v1.CheckpointStatus;
+import dev.strata.proto.v1.Consistency;
+import dev.strata.proto.v1.KeyValue;
+import dev.strata.proto.v1.MemberAddRequest;
+import dev.strata.proto.v1.RangeRequest;
+import dev.strata.proto.v1.RangeResponse;
+import dev.strata.engine.checkpoint.FileLinks;
+import dev.strata.server.testing.Await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static dev.strata.it.Kv.b;
+import static dev.strata.it.Kv.put;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Followers that fell behind the leader's purged log catch up from shipped checkpoints: a
+ * stopped follower through the deltas it missed, a wiped follower and a new member through a
+ * full checkpoint. Checkpoints every 50 entries and 16 KiB log segments make purges quick.
+ */
+class CheckpointCatchUpIT {
+    private static final Map<String, String> PURGE_QUICKLY = Map.of("strata.raft.snapshot.threshold-entries", "50",
+            "strata.raft.log.segment-size", "16KiB");
+
+    @TempDir
+    Path dir;
+    private TestCluster cluster;
+    private final Map<String, String> expected = new TreeMap<>();
+    private final Random random = new Random(3);
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** Values of 2 KiB (so the value log holds them), half of each compressible, half random. */
+    private void write(String prefix, int count) {
+        long leader = cluster.awaitLeader();
+        for (int i = 0; i < count; i++) {
+            byte[] noise = new byte[768];
+            random.nextBytes(noise);
+            String v = (prefix + i + "/").repeat(1024).substring(0, 1024)
+                    + Base64.getEncoder().encodeToString(noise);
+            put(cluster.kv(leader), prefix + i, v);
+            expected.put(prefix + i, v);
+        }
+    }
+
+    /** Checkpoints on every running node until the leader's log starts after {@code index}. */
+    private void purgeThrough(long index) {
+        Await.until(() -> {
+            for (long id : cluster.runningIds()) {
+                cluster.cluster(id).checkpoint(CheckpointRequest.getDefaultInstance());
+            }
+            write("filler/", 20);
+            return cluster.status(cluster.awaitLeader()).getLogStartIndex() > index + 1;
+        }, Duration.ofSeconds(60), "the leader to purge its log past index " + index);
+    }
+
+    private Map<String, String> localContents(long id) {
+        Map<String, String> seen = new TreeMap<>();
+        RangeRequest all = RangeRequest.newBuilder().setKey(b("")).setRangeEnd(com.google.protobuf.ByteString.copyFrom(new byte[] {0}))
+                .setConsistency(Consistency.SERIALIZABLE).build();
+        RangeResponse page = cluster.kv(id).range(all);
+        while (true) {
+            for (KeyValue kv : page.getKvsList()) {
+                seen.put(kv.getKey().toStringUtf8(), kv.getValue().toStringUtf8());
+            }
+            if (page.getNextPageToken().isEmpty()) {
+                return seen;
+            }
+            page = cluster.kv(id).range(all.toBuilder().setPageToken(page.getNextPageToken()).build());
+        }
+    }
+
+    @Test
+    void aStoppedFollowerCatchesUpThroughTheDeltasItMissed() {
+        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        write("a/", 1500);
+        cluster.awaitCaughtUp(3);
+        long stoppedAt = cluster.status(3).getAppliedIndex();
+        cluster.stopNode(3);
+
+        write("b/", 60);
+        purgeThrough(stoppedAt);
+        long leader = cluster.awaitLeader();
+        long liveBytes = cluster.status(leader).getEngine().getLiveBytes();
+
+        cluster.startNode(3);
+        cluster.awaitCaughtUp(3);
+
+        CheckpointStatus c = cluster.status(3).getCheckpoints();
+        assertThat(c.getDeltaInstalls()).isEqualTo(1);
+        assertThat(c.getFullInstalls()).isZero();
+        assertThat(c.getReceivedRawBytes()).as("what it missed, not the database").isPositive().isLessThan(liveBytes / 5);
+        assertThat(localContents(3)).isEqualTo(expected);
+    }
+
+    @Test
+    void aWipedFollowerCatchesUpThroughAFullCheckpointEvenWhenTheLeaderChanges() throws Exception {
+        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        write("a/", 800);
+        cluster.awaitCaughtUp(3);
+        long stoppedAt = cluster.status(3).getAppliedIndex();
+        cluster.stopNode(3);
+        FileLinks.deleteTree(cluster.dataDir(3));
+        write("b/", 60);
+        purgeThrough(stoppedAt);
+
+        cluster.startNode(3);
+        // While it fetches, the leader goes; the new leader's plan finishes the job.
+        long first = cluster.awaitLeader();
+        cluster.stopNode(first);
+        cluster.awaitLeader();
+        write("c/", 30);
+        cluster.startNode(first);
+        cluster.awaitCaughtUp(3);
+
+        CheckpointStatus c = cluster.status(3).getCheckpoints();
+        assertThat(c.getFullInstalls()).isGreaterThanOrEqualTo(1);
+        assertThat(localContents(3)).isEqualTo(expected);
+    }
+
+    @Test
+    void aNewMemberCatchesUpThroughAFullCheckpoint() {
+        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        write("a/", 800);
+        purgeThrough(1);
+
+        TestCluster.Node four = cluster.startJoiningNode(4);
+        cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(4)
+                .setRaftAddress(four.raftAddress()).setClientAddress(four.clientAddress()).build());
+        write("b/", 30);
+        cluster.awaitCaughtUp(4);
+
+        CheckpointStatus c = cluster.status(4).getCheckpoints();
+        assertThat(c.getFullInstalls()).isEqualTo(1);
+        assertThat(c.getFilesReceived()).isPositive();
+        assertThat(localContents(4)).isEqualTo(expected);
+    }
+}
