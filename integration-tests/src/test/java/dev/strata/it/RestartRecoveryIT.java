@@ -2,10 +2,6 @@ package dev.strata.it;
 
 import dev.strata.server.testing.Await;
 
-import dev.strata.proto.v1.Consistency;
-import dev.strata.proto.v1.KeyValue;
-import dev.strata.proto.v1.RangeRequest;
-import dev.strata.proto.v1.RangeResponse;
 import dev.strata.proto.v1.StatusResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,7 +14,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static dev.strata.it.Kv.b;
 import static dev.strata.it.Kv.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -108,23 +103,6 @@ class RestartRecoveryIT {
         for (int i = 0; i < 30; i++) {
             expected.put("c/" + i, VALUE);
         }
-        assertThat(localContents()).isEqualTo(expected);
-    }
-
-    /** Everything node 3 holds, read locally (SERIALIZABLE): its own state, not the leader's. */
-    private Map<String, String> localContents() {
-        Map<String, String> seen = new HashMap<>();
-        RangeRequest all = RangeRequest.newBuilder().setKey(b("")).setRangeEnd(com.google.protobuf.ByteString.copyFrom(new byte[] {0}))
-                .setConsistency(Consistency.SERIALIZABLE).build();
-        RangeResponse page = cluster.kv(NODE).range(all);
-        while (true) {
-            for (KeyValue kv : page.getKvsList()) {
-                seen.put(kv.getKey().toStringUtf8(), kv.getValue().toStringUtf8());
-            }
-            if (page.getNextPageToken().isEmpty()) {
-                return seen;
-            }
-            page = cluster.kv(NODE).range(all.toBuilder().setPageToken(page.getNextPageToken()).build());
-        }
+        assertThat(cluster.localContents(NODE)).isEqualTo(expected);
     }
 }

@@ -4,7 +4,12 @@ import dev.strata.server.testing.Ports;
 
 import dev.strata.server.testing.Await;
 
+import com.google.protobuf.ByteString;
 import dev.strata.proto.v1.ClusterGrpc;
+import dev.strata.proto.v1.Consistency;
+import dev.strata.proto.v1.KeyValue;
+import dev.strata.proto.v1.RangeRequest;
+import dev.strata.proto.v1.RangeResponse;
 import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
@@ -221,6 +226,23 @@ final class TestCluster implements AutoCloseable {
     void awaitCaughtUp(long id) {
         long target = status(awaitLeader()).getCommitIndex();
         Await.until(() -> status(id).getAppliedIndex() >= target, STARTUP, "node " + id + " to apply index " + target);
+    }
+
+    /** Everything node {@code id} holds, read locally (SERIALIZABLE): its own state, not the leader's. */
+    Map<String, String> localContents(long id) {
+        Map<String, String> seen = new TreeMap<>();
+        RangeRequest all = RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("")).setRangeEnd(ByteString.copyFrom(new byte[] {0}))
+                .setConsistency(Consistency.SERIALIZABLE).build();
+        RangeResponse page = kv(id).range(all);
+        while (true) {
+            for (KeyValue kv : page.getKvsList()) {
+                seen.put(kv.getKey().toStringUtf8(), kv.getValue().toStringUtf8());
+            }
+            if (page.getNextPageToken().isEmpty()) {
+                return seen;
+            }
+            page = kv(id).range(all.toBuilder().setPageToken(page.getNextPageToken()).build());
+        }
     }
 
     @Override

@@ -2,34 +2,37 @@ package dev.strata.it;
 
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.CheckpointStatus;
-import dev.strata.proto.v1.Consistency;
-import dev.strata.proto.v1.KeyValue;
 import dev.strata.proto.v1.MemberAddRequest;
-import dev.strata.proto.v1.RangeRequest;
-import dev.strata.proto.v1.RangeResponse;
 import dev.strata.engine.checkpoint.FileLinks;
+import dev.strata.proto.v1.Plan;
+import dev.strata.server.checkpoint.Backup;
+import dev.strata.server.cli.StrataCli;
 import dev.strata.server.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
-import static dev.strata.it.Kv.b;
 import static dev.strata.it.Kv.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Followers that fell behind the leader's purged log catch up from shipped checkpoints: a
- * stopped follower through the deltas it missed, a wiped follower and a new member through a
- * full checkpoint. Checkpoints every 50 entries and 16 KiB log segments make purges quick.
+ * Checkpoint shipping in a cluster. Followers that fell behind the leader's purged log catch up
+ * from shipped checkpoints: a stopped follower through the deltas it missed, a wiped follower
+ * and a new member through a full checkpoint. Backups: a full save, an incremental one, and a
+ * restore that seeds a new member. Checkpoints every 50 entries and 16 KiB log segments make
+ * purges quick.
  */
-class CheckpointCatchUpIT {
+class CheckpointIT {
     private static final Map<String, String> PURGE_QUICKLY = Map.of("strata.raft.snapshot.threshold-entries", "50",
             "strata.raft.log.segment-size", "16KiB");
 
@@ -70,22 +73,6 @@ class CheckpointCatchUpIT {
         }, Duration.ofSeconds(60), "the leader to purge its log past index " + index);
     }
 
-    private Map<String, String> localContents(long id) {
-        Map<String, String> seen = new TreeMap<>();
-        RangeRequest all = RangeRequest.newBuilder().setKey(b("")).setRangeEnd(com.google.protobuf.ByteString.copyFrom(new byte[] {0}))
-                .setConsistency(Consistency.SERIALIZABLE).build();
-        RangeResponse page = cluster.kv(id).range(all);
-        while (true) {
-            for (KeyValue kv : page.getKvsList()) {
-                seen.put(kv.getKey().toStringUtf8(), kv.getValue().toStringUtf8());
-            }
-            if (page.getNextPageToken().isEmpty()) {
-                return seen;
-            }
-            page = cluster.kv(id).range(all.toBuilder().setPageToken(page.getNextPageToken()).build());
-        }
-    }
-
     @Test
     void aStoppedFollowerCatchesUpThroughTheDeltasItMissed() {
         cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
@@ -106,7 +93,7 @@ class CheckpointCatchUpIT {
         assertThat(c.getDeltaInstalls()).isEqualTo(1);
         assertThat(c.getFullInstalls()).isZero();
         assertThat(c.getReceivedRawBytes()).as("what it missed, not the database").isPositive().isLessThan(liveBytes / 5);
-        assertThat(localContents(3)).isEqualTo(expected);
+        assertThat(cluster.localContents(3)).isEqualTo(expected);
     }
 
     @Test
@@ -131,7 +118,7 @@ class CheckpointCatchUpIT {
 
         CheckpointStatus c = cluster.status(3).getCheckpoints();
         assertThat(c.getFullInstalls()).isGreaterThanOrEqualTo(1);
-        assertThat(localContents(3)).isEqualTo(expected);
+        assertThat(cluster.localContents(3)).isEqualTo(expected);
     }
 
     @Test
@@ -149,6 +136,44 @@ class CheckpointCatchUpIT {
         CheckpointStatus c = cluster.status(4).getCheckpoints();
         assertThat(c.getFullInstalls()).isEqualTo(1);
         assertThat(c.getFilesReceived()).isPositive();
-        assertThat(localContents(4)).isEqualTo(expected);
+        assertThat(cluster.localContents(4)).isEqualTo(expected);
+    }
+
+    @Test
+    void aBackupSavedThenSavedIncrementallyRestoresANodeThatJoinsAndMatches() {
+        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        String endpoints = cluster.node(1).clientAddress() + "," + cluster.node(2).clientAddress() + ","
+                + cluster.node(3).clientAddress();
+        Path backup = dir.resolve("backup");
+        write("a/", 600);
+        Backup.SaveResult full = save(backup, endpoints);
+        assertThat(full.kind()).isEqualTo(Plan.Kind.FULL);
+
+        write("b/", 40);
+        Backup.SaveResult incremental = save(backup, endpoints);
+        assertThat(incremental.kind()).isEqualTo(Plan.Kind.DELTAS);
+        assertThat(incremental.index()).isGreaterThan(full.index());
+        assertThat(incremental.bytesWritten()).as("only the new data").isPositive().isLessThan(full.bytesWritten() / 4);
+
+        write("c/", 20); // after the backup: the restored node gets these from the cluster
+        assertThat(StrataCli.run("checkpoint", "restore", backup.toString(), "--data-dir", cluster.dataDir(4).toString()))
+                .isZero();
+        assertThat(StrataCli.run("checkpoint", "restore", backup.toString(), "--data-dir", cluster.dataDir(4).toString()))
+                .as("a data directory that holds an engine is refused").isEqualTo(1);
+        assertThat(StrataCli.run("checkpoint", "restore", backup.toString())).as("bad usage").isEqualTo(2);
+
+        TestCluster.Node four = cluster.startJoiningNode(4);
+        cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(4)
+                .setRaftAddress(four.raftAddress()).setClientAddress(four.clientAddress()).build());
+        cluster.awaitCaughtUp(4);
+        assertThat(cluster.localContents(4)).isEqualTo(expected);
+    }
+
+    private static Backup.SaveResult save(Path backup, String endpoints) {
+        try {
+            return Backup.save(backup, List.of(endpoints.split(",")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }
