@@ -1,5 +1,6 @@
 package dev.strata.server.checkpoint;
 
+import dev.strata.engine.CorruptionException;
 import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.checkpoint.Delta;
 import dev.strata.engine.util.ByteReader;
@@ -117,13 +118,10 @@ public final class CheckpointFetcher implements AutoCloseable {
                 stats.corruptChunks.incrementAndGet();
                 progress.corrupt++;
                 last = e;
+            } catch (CorruptionException e) {
+                last = e; // a finished file did not match its content id: it is fetched again
             } catch (IOException | StatusRuntimeException | ByteReader.MalformedException e) {
                 last = e;
-            } catch (RuntimeException e) {
-                if (!(e instanceof dev.strata.engine.CorruptionException)) {
-                    throw e;
-                }
-                last = e; // a finished file did not match its content id: it is fetched again
             }
             LOG.warn("checkpoint fetch attempt {} of {} from {} failed: {}", attempt, maxAttempts, address, last.toString());
             if (!(last instanceof Chunks.CorruptChunkException) && attempt < maxAttempts) {

@@ -14,6 +14,7 @@ import dev.strata.engine.WriteBatch;
 import dev.strata.engine.checkpoint.Checkpoint;
 import dev.strata.engine.checkpoint.CheckpointFile;
 import dev.strata.engine.checkpoint.DeltaChain;
+import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.proto.v1.Command;
 import dev.strata.proto.v1.ContentId;
 import dev.strata.proto.v1.MemberDirectory;
@@ -284,7 +285,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         (staged.kind() == Plan.Kind.FULL ? checkpointStats.fullInstalls : checkpointStats.deltaInstalls)
                 .incrementAndGet();
         try {
-            new StagingArea(stagingDir()).clear();
+            FileLinks.deleteTree(stagingDir()); // installed: nothing staged is needed any more
         } catch (IOException e) {
             LOG.warn("cannot clear the checkpoint staging directory {}: {}", stagingDir(), e.toString());
         }
