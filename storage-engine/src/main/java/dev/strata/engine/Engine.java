@@ -711,9 +711,8 @@ public final class Engine implements AutoCloseable {
     private void writeLevel0(InternalIterator entries, Version base, long smallestSnapshot, VersionEdit.Builder edit)
             throws IOException {
         CompressionPolicy p = policy;
-        TableBuilder.Options tableOptions = new TableBuilder.Options(options.blockSize(), options.blockRestartInterval(),
-                options.bloomBitsPerKey(), p.codecFor(0, base.deepestNonEmptyLevel() <= 0), p.zstdLevel());
-        TableOutputs outputs = new TableOutputs(dir, versions, tableOptions, Long.MAX_VALUE, List.of(), Long.MAX_VALUE);
+        TableOutputs outputs = new TableOutputs(dir, versions, level0TableOptions(base, p), Long.MAX_VALUE, List.of(),
+                Long.MAX_VALUE);
         ValueSeparator values = newValueSeparator(Set.of(), p);
         ObsoleteEntryFilter filter = new ObsoleteEntryFilter(smallestSnapshot, CompactionJob.baseLevelCheck(base, -1));
         try {
@@ -738,6 +737,12 @@ public final class Engine implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** How a new L0 table (a flush's, a rewritten ingested one) is written over {@code base}. */
+    private TableBuilder.Options level0TableOptions(Version base, CompressionPolicy p) {
+        return new TableBuilder.Options(options.blockSize(), options.blockRestartInterval(), options.bloomBitsPerKey(),
+                p.codecFor(0, base.deepestNonEmptyLevel() <= 0), p.zstdLevel());
     }
 
     /**
@@ -1213,8 +1218,10 @@ public final class Engine implements AutoCloseable {
     /**
      * Adds received deltas (their files staged in {@code staging} under their names) as L0
      * tables. The memtable is flushed first, and no write runs meanwhile; sequence numbers, which
-     * every replica shares, then order the new tables against the local ones. On success the
-     * engine holds every write up to the last delta's end and its applied marker is durable.
+     * every replica shares, then order the new tables against the local ones. The deltas may
+     * start before this engine's last sequence: the writes it already holds are left out (see
+     * {@link DeltaIngest}). On success the engine holds every write up to the last delta's end
+     * and its applied marker is durable.
      *
      * @throws EngineException with code INVALID_ARGUMENT when the first delta starts after what
      *         this engine holds (a gap) or the deltas are not contiguous; CORRUPTION when a
@@ -1233,10 +1240,11 @@ public final class Engine implements AutoCloseable {
                         + (received.isEmpty() ? "?" : received.get(0).fromExclusive()) + " but this engine holds only up to "
                         + lastSequence);
             }
+            long holdsUpTo = lastSequence;
             mutex.unlock();
             long to;
             try {
-                to = ingestStaged(staging, received);
+                to = ingestStaged(staging, received, holdsUpTo);
             } finally {
                 mutex.lock();
             }
@@ -1246,17 +1254,19 @@ public final class Engine implements AutoCloseable {
         });
     }
 
-    private long ingestStaged(Path staging, List<Delta> received) {
+    private long ingestStaged(Path staging, List<Delta> received, long holdsUpTo) {
         Version current = versions.acquireCurrent();
         try {
             long coveredBefore = versions.lastSequence();
-            DeltaIngest.Result r = DeltaIngest.stage(staging, received, dir, valueLogs.directory(), versions, current);
+            DeltaIngest.Result r = DeltaIngest.stage(staging, received, holdsUpTo, dir, valueLogs.directory(), versions,
+                    current, level0TableOptions(current, policy));
             VersionEdit.Builder edit = VersionEdit.builder().lastSequence(Math.max(r.toSequence(), coveredBefore));
             if (r.appliedMarker() != null) {
                 edit.appliedMarker(r.appliedMarker());
             }
             r.tables().forEach(t -> edit.addFile(0, t.file()));
             r.valueLogs().forEach(edit::addValueLog);
+            r.garbage().forEach(edit::addGarbage);
             try {
                 commitFlush(edit.build(), coveredBefore);
             } catch (IOException | RuntimeException e) {

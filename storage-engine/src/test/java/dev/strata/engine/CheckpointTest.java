@@ -184,9 +184,12 @@ class CheckpointTest {
     /**
      * A follower that stopped at a checkpoint catches up by ingesting the deltas after its own
      * sequence; it also applied some writes itself (so its state overlaps the first delta), and
-     * it ends identical to the leader while receiving far less than a full checkpoint.
+     * it ends identical to the leader while receiving far less than a full checkpoint. It takes
+     * only the writes it lacks: its own chain records the ingest as exactly the writes after it,
+     * and every value log it took counts the records it did not take as garbage
+     * ({@code verify()} checks that count). Repeated: compactions racing the ingest once deleted
+     * a value log being moved in.
      */
-    /** Repeated: compactions racing the ingest once deleted a value log being moved in. */
     @RepeatedTest(3)
     void aLaggingReplicaCatchesUpFromDeltas() throws IOException {
         keySpace = 20_000;
@@ -209,13 +212,18 @@ class CheckpointTest {
             Checkpoint latest = leader.checkpoint();
             List<Delta> deltas = leader.deltaChain().covering(followerAt, latest.sequence());
             assertThat(deltas).as("the chain covers the follower's gap").isNotNull().isNotEmpty();
-            assertThat(deltas.get(0).fromExclusive()).isLessThanOrEqualTo(followerAt);
+            assertThat(deltas.get(0).fromExclusive()).as("the first delta overlaps the follower").isLessThan(followerAt);
+            assertThat(deltas.get(0).tables()).anyMatch(t -> t.file().smallestSequence() <= followerAt);
             long shipped = stage(leader.deltaChain(), deltas, dir.resolve("staging"));
             assertThat(shipped).as("deltas ship a fraction of the full checkpoint")
                     .isLessThan(latest.manifest().totalBytes() / 5);
             try (Engine follower = Engine.open(followerDir, options())) {
                 follower.ingest(dir.resolve("staging"), deltas);
                 follower.verify();
+                Delta ingested = follower.deltaChain().all().getLast();
+                assertThat(ingested.fromExclusive()).isEqualTo(followerAt);
+                assertThat(ingested.tables()).as("no write it already held came in again").isNotEmpty()
+                        .allMatch(t -> t.file().smallestSequence() > followerAt);
                 EngineModelTest.checkScan(follower.scan(null, null), model, "follower after ingest");
                 assertThat(new String(follower.appliedMarker())).isEqualTo("index " + latest.sequence());
                 assertThat(follower.stats().lastSequence()).isEqualTo(latest.sequence());

@@ -44,8 +44,7 @@ public final class CheckpointRestore {
         }
         long maxNumber = 0;
         for (CheckpointFile f : m.files()) {
-            Path source = from.resolve(f.name());
-            StagedFiles.verify(source, f.content());
+            StagedFiles.verify(from, f);
         }
         for (VersionEdit.NewFile t : m.tables()) {
             Path target = FileNames.table(dataDir, t.file().number());

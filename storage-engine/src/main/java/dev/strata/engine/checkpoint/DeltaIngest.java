@@ -1,44 +1,69 @@
 package dev.strata.engine.checkpoint;
 
+import dev.strata.engine.CorruptionException;
 import dev.strata.engine.EngineException;
+import dev.strata.engine.cache.BlockCache;
+import dev.strata.engine.compaction.TableOutputs;
+import dev.strata.engine.iterator.InternalIterator;
+import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.sst.FilterStats;
+import dev.strata.engine.sst.TableBuilder;
+import dev.strata.engine.sst.TableReader;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.vlog.ValueLogFileMetadata;
+import dev.strata.engine.vlog.ValueLogId;
+import dev.strata.engine.vlog.ValuePointer;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Moves the staged files of received deltas into an engine: each file verified against its
- * content id, tables renumbered into the engine's own file numbers (protected as pending outputs
- * until the edit is applied), value logs under their cluster-wide names (protected likewise). The result is the
- * manifest edit that adds them, all as L0 tables, and the delta record that continues the
- * engine's own chain. Sequence numbers, which every replica shares, order the ingested tables
- * against the local ones.
+ * Moves the staged files of received deltas into an engine, as L0 tables ordered against the
+ * local ones by the sequence numbers every replica shares.
+ *
+ * <p>The engine takes only the writes it lacks. The first delta usually starts before the
+ * engine's last sequence (a follower stops anywhere, a delta ends where a flush did), and an
+ * entry it already holds must not arrive twice: two entries with one key and sequence, pointing
+ * into two value logs, would break the exact garbage count compaction keeps. So a table whose
+ * sequences all lie at or below that point is left out, and one that straddles it is rewritten
+ * without those entries (values and pointers copied as they are). Every other table is renumbered
+ * into the engine's own file numbers. A value log comes in under its cluster-wide name only when
+ * a table it brings points into it, with the records no such table points to counted as its
+ * garbage from the start, so garbage collection reclaims them like any other.
+ *
+ * <p>Every file is verified against its content id first; everything moved in is protected from
+ * obsolete-file deletion (as a pending output) until the edit that adds it is applied.
  */
 public final class DeltaIngest {
     /** What an ingest adds. */
-    public record Result(List<VersionEdit.NewFile> tables, List<ValueLogFileMetadata> valueLogs, long toSequence,
-                         byte[] appliedMarker) {}
+    public record Result(List<VersionEdit.NewFile> tables, List<ValueLogFileMetadata> valueLogs,
+                         Map<ValueLogId, Long> garbage, long toSequence, byte[] appliedMarker) {}
 
     private DeltaIngest() {}
 
     /**
-     * @param staging     the directory the deltas' files were received into, under their names
-     * @param deltas      contiguous deltas, oldest first
-     * @param current     the engine's current version (referenced by the caller)
+     * @param staging       the directory the deltas' files were received into, under their names
+     * @param deltas        contiguous deltas, oldest first
+     * @param holdsUpTo     the engine holds every write up to this sequence
+     * @param current       the engine's current version (referenced by the caller)
+     * @param tableOptions  how to write a table rewritten without what the engine holds
      * @throws EngineException with code INVALID_ARGUMENT when the deltas are not contiguous or a
-     *         value log they bring is already live here
+     *         value log they bring is already live here; CORRUPTION when a file does not match
+     *         its content id or a table points into a value log the deltas do not bring
      */
-    public static Result stage(Path staging, List<Delta> deltas, Path dataDir, Path valueLogDir, VersionSet versions,
-                               Version current) throws IOException {
+    public static Result stage(Path staging, List<Delta> deltas, long holdsUpTo, Path dataDir, Path valueLogDir,
+                               VersionSet versions, Version current, TableBuilder.Options tableOptions) throws IOException {
         if (deltas.isEmpty()) {
             throw new EngineException(EngineException.Code.INVALID_ARGUMENT, "no deltas to ingest");
         }
@@ -50,37 +75,71 @@ public final class DeltaIngest {
         }
         for (Delta d : deltas) {
             for (CheckpointFile f : d.files()) {
-                StagedFiles.verify(staging.resolve(f.name()), f.content());
+                StagedFiles.verify(staging, f);
             }
-            for (ValueLogFileMetadata m : d.valueLogs()) {
+        }
+        Map<ValueLogId, ValueLogFileMetadata> brought = new HashMap<>();
+        deltas.forEach(d -> d.valueLogs().forEach(m -> brought.put(m.id(), m)));
+
+        List<VersionEdit.NewFile> tables = new ArrayList<>();
+        List<ValueLogFileMetadata> logs = new ArrayList<>();
+        Map<ValueLogId, Long> garbage = new HashMap<>();
+        try {
+            Map<ValueLogId, Long> referenced = new HashMap<>();
+            for (Delta d : deltas) {
+                for (VersionEdit.NewFile t : d.tables()) {
+                    FileMetadata f = t.file();
+                    if (f.largestSequence() <= holdsUpTo) {
+                        continue; // every write in it is here already
+                    }
+                    Path source = staging.resolve(FileNames.table(Path.of(""), f.number()).toString());
+                    if (f.smallestSequence() <= holdsUpTo) {
+                        for (FileMetadata kept : rewriteAbove(source, f.number(), holdsUpTo, dataDir, versions, tableOptions,
+                                referenced)) {
+                            tables.add(new VersionEdit.NewFile(0, kept));
+                        }
+                    } else {
+                        long number = versions.newPendingOutput();
+                        tables.add(new VersionEdit.NewFile(0, new FileMetadata(number, f.fileSize(), f.smallest(),
+                                f.largest(), f.smallestSequence(), f.largestSequence(), f.entries(), f.rawDataBytes(),
+                                f.valueLogs(), f.fileCrc())));
+                        Path target = FileNames.table(dataDir, number);
+                        Files.move(source, target, StandardCopyOption.ATOMIC_MOVE);
+                        countPointers(target, number, referenced);
+                    }
+                }
+            }
+            for (Map.Entry<ValueLogId, Long> r : referenced.entrySet()) {
+                ValueLogFileMetadata m = brought.get(r.getKey());
+                if (m == null) {
+                    throw new CorruptionException(staging, 0, "a received table points into value log " + r.getKey()
+                            + ", which the deltas do not bring");
+                }
+                if (r.getValue() > m.recordBytes()) {
+                    throw new CorruptionException(staging.resolve(m.id().fileName()), 0, "received tables point to "
+                            + r.getValue() + " bytes of its " + m.recordBytes() + " record bytes");
+                }
                 if (current.valueLogs().containsKey(m.id())) {
                     throw new EngineException(EngineException.Code.INVALID_ARGUMENT, "value log " + m.id()
                             + " is already live here; ingesting it again would count its records twice");
                 }
             }
-        }
-        List<VersionEdit.NewFile> tables = new ArrayList<>();
-        List<ValueLogFileMetadata> logs = new ArrayList<>();
-        try {
-            for (Delta d : deltas) {
-                for (VersionEdit.NewFile t : d.tables()) {
-                    FileMetadata f = t.file();
-                    long number = versions.newPendingOutput();
-                    tables.add(new VersionEdit.NewFile(0, new FileMetadata(number, f.fileSize(), f.smallest(), f.largest(),
-                            f.smallestSequence(), f.largestSequence(), f.entries(), f.rawDataBytes(), f.valueLogs(),
-                            f.fileCrc())));
-                    Path source = staging.resolve(FileNames.table(Path.of(""), f.number()).toString());
-                    Files.move(source, FileNames.table(dataDir, number), StandardCopyOption.ATOMIC_MOVE);
+            for (ValueLogFileMetadata m : brought.values()) {
+                long used = referenced.getOrDefault(m.id(), 0L);
+                if (used == 0) {
+                    continue; // only writes the engine holds point into it
                 }
-                for (ValueLogFileMetadata m : d.valueLogs()) {
-                    versions.protectIngestedValueLog(m.id()); // until the edit adds it
-                    logs.add(m);
-                    Files.move(staging.resolve(m.id().fileName()), m.id().path(valueLogDir), StandardCopyOption.ATOMIC_MOVE,
-                            StandardCopyOption.REPLACE_EXISTING);
+                versions.protectIngestedValueLog(m.id()); // until the edit adds it
+                logs.add(m);
+                Files.move(staging.resolve(m.id().fileName()), m.id().path(valueLogDir), StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
+                if (used < m.recordBytes()) {
+                    garbage.put(m.id(), m.recordBytes() - used);
                 }
             }
         } catch (IOException | RuntimeException e) {
-            release(versions, new Result(tables, logs, 0, null)); // what was moved in becomes an orphan, deleted later
+            // what was moved in or written becomes an orphan, deleted later
+            release(versions, new Result(tables, logs, garbage, 0, null));
             throw e;
         }
         VersionSet.syncDirectory(dataDir);
@@ -88,7 +147,47 @@ public final class DeltaIngest {
             VersionSet.syncDirectory(valueLogDir);
         }
         Delta last = deltas.get(deltas.size() - 1);
-        return new Result(tables, logs, last.toInclusive(), last.appliedMarker());
+        return new Result(tables, logs, garbage, last.toInclusive(), last.appliedMarker());
+    }
+
+    /** Writes the entries of {@code source} newer than {@code holdsUpTo} as new tables, counting their pointers. */
+    private static List<FileMetadata> rewriteAbove(Path source, long number, long holdsUpTo, Path dataDir,
+                                                   VersionSet versions, TableBuilder.Options tableOptions,
+                                                   Map<ValueLogId, Long> referenced) throws IOException {
+        TableOutputs outputs = new TableOutputs(dataDir, versions, tableOptions, Long.MAX_VALUE, List.of(), Long.MAX_VALUE);
+        TableReader reader = TableReader.open(source, number, new FilterStats(), new BlockCache(0));
+        try (InternalIterator it = reader.iterator()) {
+            for (it.seekToFirst(); it.valid(); it.next()) {
+                if (InternalKey.sequenceOf(it.key()) > holdsUpTo) {
+                    outputs.add(it.key(), it.value());
+                    countPointer(it.key(), it.value(), referenced);
+                }
+            }
+            return outputs.finish();
+        } catch (IOException | RuntimeException e) {
+            outputs.abandon();
+            throw e;
+        } finally {
+            reader.release();
+        }
+    }
+
+    private static void countPointers(Path table, long number, Map<ValueLogId, Long> referenced) throws IOException {
+        TableReader reader = TableReader.open(table, number, new FilterStats(), new BlockCache(0));
+        try (InternalIterator it = reader.iterator()) {
+            for (it.seekToFirst(); it.valid(); it.next()) {
+                countPointer(it.key(), it.value(), referenced);
+            }
+        } finally {
+            reader.release();
+        }
+    }
+
+    private static void countPointer(byte[] key, byte[] value, Map<ValueLogId, Long> referenced) {
+        if (InternalKey.typeCodeOf(key) == ValueType.VALUE_POINTER.code()) {
+            ValuePointer p = ValuePointer.decode(value);
+            referenced.merge(p.file(), (long) p.length(), Long::sum);
+        }
     }
 
     /** Ends the protection of what {@link #stage} moved in, when its edit will not be applied. */

@@ -1,8 +1,8 @@
 package dev.strata.engine.sst;
 
 import dev.strata.engine.util.Coding;
+import dev.strata.engine.util.MaskedCrc;
 
-import java.util.zip.CRC32C;
 
 /**
  * Constants of the table (SST) format shared by {@link TableBuilder} and {@link TableReader};
@@ -35,10 +35,7 @@ final class TableFormat {
     static final int FOOTER_SIZE = 6 * 8 + 4 + 4 + 8;
 
     static int blockCrc(byte[] stored, int off, int len, byte codecId) {
-        CRC32C crc = new CRC32C();
-        crc.update(stored, off, len);
-        crc.update(codecId);
-        return (int) crc.getValue();
+        return MaskedCrc.of(stored, off, len, codecId);
     }
 
     /** The parsed footer. */
@@ -52,9 +49,7 @@ final class TableFormat {
             Coding.putLong(out, 32, index.offset());
             Coding.putLong(out, 40, index.size());
             Coding.putInt(out, 48, version);
-            CRC32C crc = new CRC32C();
-            crc.update(out, 0, 52);
-            Coding.putInt(out, 52, (int) crc.getValue());
+            Coding.putInt(out, 52, MaskedCrc.of(out, 0, 52));
             Coding.putLong(out, 56, MAGIC);
             return out;
         }
@@ -65,9 +60,7 @@ final class TableFormat {
                 why[0] = "bad table magic number (not a Strata table, or truncated)";
                 return null;
             }
-            CRC32C crc = new CRC32C();
-            crc.update(b, 0, 52);
-            if ((int) crc.getValue() != Coding.getInt(b, 52)) {
+            if (MaskedCrc.of(b, 0, 52) != Coding.getInt(b, 52)) {
                 why[0] = "footer checksum mismatch";
                 return null;
             }

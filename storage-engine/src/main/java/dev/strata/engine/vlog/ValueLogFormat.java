@@ -1,6 +1,6 @@
 package dev.strata.engine.vlog;
 
-import java.util.zip.CRC32C;
+import dev.strata.engine.util.MaskedCrc;
 
 /**
  * Constants of the value-log format shared by {@link ValueLogWriter} and {@link ValueLogReader};
@@ -23,8 +23,6 @@ final class ValueLogFormat {
     static final int RECORD_PREFIX = 4 + 1;
 
     static int crc(byte[] b, int off, int len) {
-        CRC32C crc = new CRC32C();
-        crc.update(b, off, len);
-        return (int) crc.getValue();
+        return MaskedCrc.of(b, off, len);
     }
 }

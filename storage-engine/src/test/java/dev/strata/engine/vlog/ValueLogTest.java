@@ -110,6 +110,26 @@ class ValueLogTest {
                 .hasMessageContaining("header checksum");
     }
 
+    /**
+     * Replicas write the same records into value logs that differ only in the name their header
+     * holds. With the plain header CRC stored, the CRC of the whole file (the content id a
+     * receiver reuses files by) came out the same for both, and a node took its own log for the
+     * leader's.
+     */
+    @Test
+    void logsWithTheSameRecordsUnderOtherNamesHaveOtherContentIds() throws IOException {
+        List<ValueLogFileMetadata> logs = new ArrayList<>();
+        for (ValueLogId id : List.of(ID, new ValueLogId(0x0fed_cba9_8765_4321L, 42), new ValueLogId(ID.origin(), 43))) {
+            ValueLogWriter w = ValueLogWriter.create(dir, id);
+            for (int i = 0; i < 5; i++) {
+                w.add(key(i), value(i, true), Codec.NONE, 3);
+            }
+            logs.add(w.finish());
+        }
+        assertThat(logs).extracting(ValueLogFileMetadata::fileSize).containsOnly(logs.get(0).fileSize());
+        assertThat(logs).extracting(ValueLogFileMetadata::fileCrc).doesNotHaveDuplicates();
+    }
+
     @Test
     void idsNameFilesAndParseBack() {
         assertThat(ID.fileName()).isEqualTo("123456789abcdef0-000042.vlog");
