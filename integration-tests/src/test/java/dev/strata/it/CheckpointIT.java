@@ -9,7 +9,6 @@ import dev.strata.server.checkpoint.Backup;
 import dev.strata.server.cli.StrataCli;
 import dev.strata.server.testing.Await;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,9 +77,7 @@ class CheckpointIT {
     void aStoppedFollowerCatchesUpThroughTheDeltasItMissed() {
         cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
         write("a/", 1500);
-        // Stopped right after a checkpoint of the leader's, so it holds exactly what the leader's
-        // chain starts from (see TransferPlanner: deltas that overlap a receiver are not sent yet).
-        cluster.cluster(cluster.awaitLeader()).checkpoint(CheckpointRequest.getDefaultInstance());
+        // Stopped wherever it is: the first delta it needs usually starts before its index.
         cluster.awaitCaughtUp(3);
         long stoppedAt = cluster.status(3).getAppliedIndex();
         cluster.stopNode(3);
@@ -94,8 +91,8 @@ class CheckpointIT {
         cluster.awaitCaughtUp(3);
 
         CheckpointStatus c = cluster.status(3).getCheckpoints();
-        // DELTAS when it stopped at a delta boundary; else FULL, reusing every file it still holds.
-        assertThat(c.getDeltaInstalls() + c.getFullInstalls()).isEqualTo(1);
+        assertThat(c.getDeltaInstalls()).isEqualTo(1);
+        assertThat(c.getFullInstalls()).isZero();
         assertThat(c.getReceivedRawBytes()).as("what it missed, not the database").isPositive().isLessThan(liveBytes / 5);
         assertThat(cluster.localContents(3)).isEqualTo(expected);
     }
@@ -144,8 +141,6 @@ class CheckpointIT {
     }
 
     @Test
-    @Disabled("known defect, open in issue 5: under load the restored node that then installs a checkpoint from the "
-            + "cluster sometimes reads a value log whose header names another file (DATA_LOSS) or that is missing")
     void aBackupSavedThenSavedIncrementallyRestoresANodeThatJoinsAndMatches() {
         cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
         String endpoints = cluster.node(1).clientAddress() + "," + cluster.node(2).clientAddress() + ","

@@ -95,7 +95,6 @@ public final class Backup {
             return new SaveResult(Plan.Kind.FULL, staged.index(), staged.report().filesReceived(), staged.report().rawBytes(),
                     staged.report());
         } finally {
-            staging.clear();
             FileLinks.deleteTree(staging.directory());
         }
     }
@@ -148,15 +147,18 @@ public final class Backup {
                     Path staging = dataDir.resolve("restore" + TMP);
                     FileLinks.deleteTree(staging);
                     Files.createDirectories(staging);
-                    for (Delta delta : deltas) {
-                        for (CheckpointFile f : delta.files()) {
-                            Files.copy(d.resolve(f.name()), staging.resolve(f.name())); // ingest moves what it takes
-                            files++;
-                            bytes += f.content().size();
+                    try {
+                        for (Delta delta : deltas) {
+                            for (CheckpointFile f : delta.files()) {
+                                Files.copy(d.resolve(f.name()), staging.resolve(f.name())); // ingest moves what it takes
+                                files++;
+                                bytes += f.content().size();
+                            }
                         }
+                        e.ingest(staging, deltas); // verifies every file against its content id
+                    } finally {
+                        FileLinks.deleteTree(staging);
                     }
-                    e.ingest(staging, deltas); // verifies every file against its content id
-                    FileLinks.deleteTree(staging);
                     index = deltas.get(deltas.size() - 1).toInclusive();
                 }
             }

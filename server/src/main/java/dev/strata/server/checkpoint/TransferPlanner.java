@@ -46,14 +46,9 @@ final class TransferPlanner {
         List<Delta> deltas = null;
         if (request.getHasState()) {
             chain.pin(); // before asking, so the deltas it names cannot be released meanwhile
+            // The first delta may start before the receiver's index: its engine leaves out at ingest
+            // the writes it already holds.
             deltas = chain.covering(request.getAppliedIndex(), checkpoint.sequence());
-            if (deltas != null && !deltas.isEmpty() && deltas.get(0).fromExclusive() != request.getAppliedIndex()) {
-                // The first delta would repeat writes the receiver holds. Ingesting such duplicates
-                // (same key, same sequence in two value logs) once lost a value log to garbage
-                // collection, so until the engine drops what it already holds at ingest, only a
-                // receiver at a delta boundary (a backup, a node stopped at a checkpoint) gets deltas.
-                deltas = null;
-            }
             if (deltas != null && bytesToSend(deltaFiles(deltas), held) > bytesToSend(checkpoint.files(), held)) {
                 deltas = null; // compaction since left the checkpoint smaller than the deltas
             }

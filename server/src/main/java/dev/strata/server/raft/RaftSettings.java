@@ -79,16 +79,19 @@ final class RaftSettings {
     /**
      * How the node's Raft client retries a request forwarded to the leader: exponential backoff
      * from 50 ms to 1 s, with as many attempts as fit in about 80% of the server's request
-     * timeout. So a leader election (a few seconds) is ridden out, and when no leader appears
-     * the client gets UNAVAILABLE (retryable, with a leader hint) just before the request
-     * would time out, never Ratis' default retry-forever, which looks like a hang.
+     * timeout even when every sleep comes out at its longest. So a leader election (a few
+     * seconds) is ridden out, and when no leader appears the client gets UNAVAILABLE (retryable,
+     * with a leader hint) before the request would time out, never Ratis' default
+     * retry-forever, which looks like a hang.
      */
     static RetryPolicy clientRetryPolicy(Duration requestTimeout) {
         long budget = requestTimeout.toMillis() * 8 / 10;
         int attempts = 1;
-        // Ratis sleeps base * 2^attempt (randomized 0.5x-1.5x) after the attempt-th failure, from attempt 1.
-        for (long sleep = 2 * BASE_SLEEP_MS, slept = 0; slept + sleep <= budget; sleep = Math.min(2 * sleep, MAX_SLEEP_MS)) {
-            slept += sleep;
+        // Ratis sleeps base * 2^attempt after the attempt-th failure, from attempt 1, randomized
+        // to 0.5x-1.5x: counting each at 1.5x leaves the attempts themselves the rest of the budget.
+        for (long sleep = 2 * BASE_SLEEP_MS, slept = 0; slept + sleep * 3 / 2 <= budget;
+             sleep = Math.min(2 * sleep, MAX_SLEEP_MS)) {
+            slept += sleep * 3 / 2;
             attempts++;
         }
         return ExponentialBackoffRetry.newBuilder()
