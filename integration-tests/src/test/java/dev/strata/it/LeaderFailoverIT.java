@@ -74,8 +74,9 @@ class LeaderFailoverIT {
                     } catch (StatusRuntimeException e) {
                         // Not acknowledged: it may or may not have happened. Retry the same key elsewhere.
                         // A call in flight on the node being killed is cut off (the in-process server's
-                        // shutdown resets its streams: CANCELLED); a dead process would look UNAVAILABLE.
-                        boolean cutOff = node == killed.get() && e.getStatus().getCode() == Status.Code.CANCELLED;
+                        // shutdown resets its streams: CANCELLED or INTERNAL); a dead process would look UNAVAILABLE.
+                        boolean cutOff = node == killed.get() && (e.getStatus().getCode() == Status.Code.CANCELLED
+                                || e.getStatus().getCode() == Status.Code.INTERNAL);
                         if (!cutOff) {
                             errors.add(e);
                         }

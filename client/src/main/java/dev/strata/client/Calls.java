@@ -1,0 +1,169 @@
+package dev.strata.client;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.strata.proto.v1.LeaderHint;
+import io.grpc.Channel;
+import io.grpc.Deadline;
+import io.grpc.Status;
+import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.StreamObserver;
+
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one operation: calls a node, and on a failure another node might not have, retries on
+ * the next one after a jittered exponential backoff, within the operation's deadline.
+ *
+ * <p>What is retried: a read (get, range page, status, member list) after any failure that says
+ * nothing about the request itself (UNAVAILABLE, DEADLINE_EXCEEDED from the node, CANCELLED,
+ * UNKNOWN, INTERNAL);
+ * a write only when it cannot have reached a node (the connection was refused), because a
+ * write retried after it may have been applied could be applied twice. Such a write fails with
+ * {@link OutcomeUnknownException}. Requests the server refused as they are (INVALID_ARGUMENT,
+ * FAILED_PRECONDITION, RESOURCE_EXHAUSTED, ...) are never retried.
+ */
+final class Calls {
+    /** Reads are safe to repeat; writes only when they never left the client. */
+    enum Kind { READ, WRITE }
+
+    /** What to do after a failed attempt. */
+    enum Decision { RETRY, FAIL, OUTCOME_UNKNOWN }
+
+    /** Starts one attempt of a unary call on {@code channel}. */
+    @FunctionalInterface
+    interface Rpc<T> {
+        void start(Channel channel, Deadline deadline, StreamObserver<T> response);
+    }
+
+    private final Endpoints endpoints;
+    private final ScheduledExecutorService timer;
+    private final Duration timeout;
+    private final int maxAttempts;
+    private final long initialBackoffMillis;
+    private final long maxBackoffMillis;
+
+    Calls(Endpoints endpoints, ScheduledExecutorService timer, Duration timeout, int maxAttempts, Duration initialBackoff,
+          Duration maxBackoff) {
+        this.endpoints = endpoints;
+        this.timer = timer;
+        this.timeout = timeout;
+        this.maxAttempts = maxAttempts;
+        this.initialBackoffMillis = initialBackoff.toMillis();
+        this.maxBackoffMillis = maxBackoff.toMillis();
+    }
+
+    <T> CompletableFuture<T> run(String operation, Kind kind, Rpc<T> rpc) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        attempt(operation, kind, rpc, Deadline.after(timeout.toMillis(), TimeUnit.MILLISECONDS), 1, result);
+        return result;
+    }
+
+    private <T> void attempt(String operation, Kind kind, Rpc<T> rpc, Deadline deadline, int attempt,
+                             CompletableFuture<T> result) {
+        Endpoints.Target target = endpoints.pick();
+        rpc.start(target.channel, deadline, new StreamObserver<>() {
+            private T value;
+
+            @Override
+            public void onNext(T v) {
+                value = v;
+            }
+
+            @Override
+            public void onCompleted() {
+                result.complete(value);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                Status status = Status.fromThrowable(t);
+                String hint = leaderHint(t);
+                Decision decision = decide(kind, status, t);
+                if (decision == Decision.RETRY) {
+                    if (hint != null) {
+                        endpoints.leaderHint(hint);
+                    } else {
+                        endpoints.failed(target);
+                    }
+                    long backoff = backoffMillis(attempt);
+                    if (attempt < maxAttempts && deadline.timeRemaining(TimeUnit.MILLISECONDS) > backoff) {
+                        timer.schedule(() -> attempt(operation, kind, rpc, deadline, attempt + 1, result), backoff,
+                                TimeUnit.MILLISECONDS);
+                        return;
+                    }
+                }
+                result.completeExceptionally(error(operation, target.address, attempt, decision, status, t));
+            }
+        });
+    }
+
+    /** Full jitter: uniform in [0, min(max, initial * 2^(attempt - 1))]. */
+    private long backoffMillis(int attempt) {
+        long cap = Math.min(maxBackoffMillis, initialBackoffMillis << Math.min(attempt - 1, 20));
+        return ThreadLocalRandom.current().nextLong(cap + 1);
+    }
+
+    static Decision decide(Kind kind, Status status, Throwable t) {
+        if (neverSent(status, t)) {
+            return Decision.RETRY;
+        }
+        return switch (status.getCode()) {
+            // INTERNAL too: a stream the node reset as it died comes as INTERNAL, and a write the
+            // server failed on unexpectedly may have been applied before it failed.
+            case UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED, UNKNOWN, INTERNAL ->
+                    kind == Kind.READ ? Decision.RETRY : Decision.OUTCOME_UNKNOWN;
+            default -> Decision.FAIL;
+        };
+    }
+
+    /** A connection that could not be made: the request never reached a node. */
+    private static boolean neverSent(Status status, Throwable t) {
+        if (status.getCode() != Status.Code.UNAVAILABLE) {
+            return false;
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof ConnectException || c instanceof UnknownHostException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The leader's client address from a {@link LeaderHint} detail, or null. */
+    private static String leaderHint(Throwable t) {
+        com.google.rpc.Status s = StatusProto.fromThrowable(t);
+        if (s == null) {
+            return null;
+        }
+        for (Any detail : s.getDetailsList()) {
+            if (detail.is(LeaderHint.class)) {
+                try {
+                    String endpoint = detail.unpack(LeaderHint.class).getEndpoint();
+                    return endpoint.isEmpty() ? null : endpoint;
+                } catch (InvalidProtocolBufferException e) {
+                    return null; // a hint we cannot read is no hint
+                }
+            }
+        }
+        return null;
+    }
+
+    private static StrataException error(String operation, String address, int attempts, Decision decision, Status status,
+                                         Throwable cause) {
+        StrataException.Code code = StrataException.Code.valueOf(status.getCode().name());
+        String what = operation + " via " + address + (attempts > 1 ? " (attempt " + attempts + ")" : "") + ": "
+                + status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
+        if (decision == Decision.OUTCOME_UNKNOWN) {
+            return new OutcomeUnknownException(code, "the outcome of " + what
+                    + " is unknown: the write may or may not have been applied", cause);
+        }
+        return new StrataException(code, what, cause);
+    }
+}
