@@ -100,8 +100,8 @@ public final class StrataClient implements AutoCloseable {
     /**
      * The keys {@code keys} selects, in unsigned byte order, fetched a page at a time as the
      * stream is consumed (memory holds one page). Close the stream, or consume it, when done.
-     * Pages are read separately: see {@link RangeOptions} and the class comment of the range
-     * paging for what a write between pages does.
+     * Pages are read separately, so the stream is not one snapshot: a key written between two
+     * pages appears only if it sorts after the pages already read.
      */
     public Stream<KeyValue> range(KeyRange keys, RangeOptions options) {
         Iterator<KeyValue> pages = new RangePages(async, keys, options);
