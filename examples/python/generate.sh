@@ -14,7 +14,8 @@ protos="$here/../../proto/src/main/proto"
 out="${STRATA_PY_GEN:-$here/gen}"
 
 # Only the client API: raft.proto and checkpoint.proto are internal (see their headers).
-rm -rf "$out"
+# Only what protoc writes goes, in case STRATA_PY_GEN names a directory that holds more.
+rm -rf "$out/strata"
 mkdir -p "$out"
 "$python" -m grpc_tools.protoc -I "$protos" \
   --python_out="$out" --pyi_out="$out" --grpc_python_out="$out" \

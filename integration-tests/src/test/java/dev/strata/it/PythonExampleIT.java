@@ -72,6 +72,7 @@ class PythonExampleIT {
         assertThat(run.output())
                 .contains("trying " + cluster.node(1).clientAddress())
                 .contains("OK: every answer was as expected");
+        cluster.awaitCaughtUp(1);
         assertThat(cluster.status(1).getCommitIndex() - before).as("log entries the example wrote")
                 .isGreaterThanOrEqualTo(EXAMPLE_WRITES);
         assertThat(cluster.localContents(1)).as("what the example left behind").isEmpty();
