@@ -178,8 +178,10 @@ final class CheckpointCommand implements Callable<Integer> {
         if (valueSize < 1) {
             throw new ParameterException(spec.commandLine(), "--value-size must be >= 1, was " + valueSize);
         }
-        if (dataSize / valueSize < 100 || dataSize / valueSize >= Keys.MAX_COUNT / 2) {
-            throw new ParameterException(spec.commandLine(), "--data-size must hold 100 values or more, was " + dataSize);
+        // At most 2^31 - 1 keys: the changed keys of (b) are drawn into a BitSet.
+        if (dataSize / valueSize < 100 || dataSize / valueSize > Integer.MAX_VALUE) {
+            throw new ParameterException(spec.commandLine(), "--data-size must hold from 100 to 2^31 - 1 values, was "
+                    + dataSize + " / " + valueSize);
         }
         if (!(compressibility >= 0 && compressibility <= 1)) {
             throw new ParameterException(spec.commandLine(), "--compressibility must be in [0, 1], was " + compressibility);
@@ -315,8 +317,12 @@ final class CheckpointCommand implements Callable<Integer> {
     private long overwrite(long keys, long count, long runSeed) throws InterruptedException {
         SplittableRandom random = new SplittableRandom(runSeed);
         BitSet chosen = new BitSet((int) keys);
-        while (chosen.cardinality() < count) {
-            chosen.set((int) random.nextLong(keys));
+        for (long n = 0; n < count; ) {
+            int k = (int) random.nextLong(keys);
+            if (!chosen.get(k)) {
+                chosen.set(k);
+                n++;
+            }
         }
         long[] numbers = chosen.stream().asLongStream().toArray();
         new BatchLoader(cluster.kv(cluster.awaitLeader(timeout)), clients, batch, valueSize, compressibility)
