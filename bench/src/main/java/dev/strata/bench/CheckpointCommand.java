@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -89,9 +90,10 @@ final class CheckpointCommand implements Callable<Integer> {
                     + "default is 64MiB).")
     long blockCacheSize;
 
-    @Option(names = "--compression-passes", defaultValue = "3", paramLabel = "N",
-            description = "Passes over the checkpoint per zstd level; the median is reported (${DEFAULT-VALUE}).")
-    int compressionPasses;
+    @Option(names = "--passes", defaultValue = "3", paramLabel = "N",
+            description = "Runs of the copy baseline and of each zstd level over the checkpoint; the medians are "
+                    + "reported (${DEFAULT-VALUE}).")
+    int passes;
 
     @Option(names = "--timeout", defaultValue = "1800", paramLabel = "SECONDS",
             description = "Longest wait for a leader, an apply, a purge or a catch-up (${DEFAULT-VALUE}).")
@@ -132,10 +134,10 @@ final class CheckpointCommand implements Callable<Integer> {
         try (DbDirectory root = DbDirectory.create(dir, keep)) {
             System.out.println("data in " + root.path());
             CheckpointReport.Options options = new CheckpointReport.Options(dataSize, valueSize, compressibility, runSeed, keys,
-                    clients, batch, changeFraction, compressionPasses, root.path().toString(), settings);
+                    clients, batch, changeFraction, passes, root.path().toString(), settings);
             CheckpointReport.Load load;
             CheckpointReport.CatchUp full;
-            LoopbackCopy.Result copy;
+            List<LoopbackCopy.Result> copies = new ArrayList<>();
             List<ChunkCompression.Result> compression = new ArrayList<>();
             CheckpointReport.CatchUp incremental;
             try (InProcessCluster c = InProcessCluster.start(root.path().resolve("cluster"), 3, settings, timeout)) {
@@ -148,12 +150,14 @@ final class CheckpointCommand implements Callable<Integer> {
 
                 Path pinned = pinLatestCheckpoint(cluster.awaitLeader(timeout), root.path().resolve("leader-checkpoint"));
                 System.out.println("copying the leader's checkpoint over loopback TCP ...");
-                copy = LoopbackCopy.copy(pinned, root.path().resolve("copy"));
-                FileLinks.deleteTree(root.path().resolve("copy"));
+                for (int pass = 0; pass < passes; pass++) {
+                    copies.add(LoopbackCopy.copy(pinned, root.path().resolve("copy")));
+                    FileLinks.deleteTree(root.path().resolve("copy"));
+                }
                 System.out.println("compressing the leader's checkpoint in 1 MiB chunks ...");
                 List<Path> files = regularFiles(pinned);
                 for (int level : new int[] {1, 3}) {
-                    compression.add(ChunkCompression.measure(files, level, compressionPasses));
+                    compression.add(ChunkCompression.measure(files, level, passes));
                 }
                 FileLinks.deleteTree(pinned);
 
@@ -163,8 +167,10 @@ final class CheckpointCommand implements Callable<Integer> {
             } finally {
                 cluster = null;
             }
+            LoopbackCopy.Result copy = copies.stream().sorted(Comparator.comparingDouble(LoopbackCopy.Result::seconds))
+                    .toList().get(copies.size() / 2);
             CheckpointReport report = new CheckpointReport(startedAt, MachineInfo.current(), options, load, full, copy,
-                    incremental, compression, CheckpointReport.targets(full, copy, incremental));
+                    copies, incremental, compression, CheckpointReport.targets(full, copy, incremental));
             report.print(System.out);
             if (json != null) {
                 JsonReport.write(json, report);
@@ -189,9 +195,9 @@ final class CheckpointCommand implements Callable<Integer> {
         if (!(changeFraction > 0 && changeFraction <= 1)) {
             throw new ParameterException(spec.commandLine(), "--change-fraction must be in (0, 1], was " + changeFraction);
         }
-        if (clients < 1 || batch < 1 || compressionPasses < 1 || timeoutSeconds < 1) {
-            throw new ParameterException(spec.commandLine(), "--clients, --batch, --compression-passes and --timeout must be "
-                    + ">= 1, were " + clients + ", " + batch + ", " + compressionPasses + ", " + timeoutSeconds);
+        if (clients < 1 || batch < 1 || passes < 1 || timeoutSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--clients, --batch, --passes and --timeout must be >= 1, were "
+                    + clients + ", " + batch + ", " + passes + ", " + timeoutSeconds);
         }
         // The server's default request limit is 24 MiB; leave room for keys and framing.
         if ((long) batch * (valueSize + Keys.SIZE + 16) > 16L << 20) {

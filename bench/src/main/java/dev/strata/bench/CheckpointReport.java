@@ -11,12 +11,14 @@ import java.util.Map;
  * Everything {@code strata-bench checkpoint} measured, as written to JSON, and its console table.
  *
  * @param full        scenario (a): a wiped follower catches up
- * @param copy        the baseline of (a): the leader's checkpoint files copied over loopback TCP
+ * @param copy        the baseline of (a): the leader's checkpoint files copied over loopback TCP, the
+ *                    median by time of {@code copies}
+ * @param copies      every run of the copy, in order
  * @param incremental scenario (b): a stopped follower catches up after a fraction of the keys changed
  * @param compression zstd over the leader's checkpoint in 1 MiB chunks, per level
  */
 record CheckpointReport(String startedAt, MachineInfo machine, Options options, Load load, CatchUp full,
-                        LoopbackCopy.Result copy, CatchUp incremental, List<ChunkCompression.Result> compression,
+                        LoopbackCopy.Result copy, List<LoopbackCopy.Result> copies, CatchUp incremental, List<ChunkCompression.Result> compression,
                         List<Target> targets) {
     private static final double MiB = 1 << 20;
 
@@ -27,7 +29,7 @@ record CheckpointReport(String startedAt, MachineInfo machine, Options options, 
      * @param nodeSettings the server configuration every node got on top of the defaults
      */
     record Options(long dataSize, int valueSize, double compressibility, long seed, long keys, int clients, int batch,
-                   double changeFraction, int compressionPasses, String dir, Map<String, String> nodeSettings) {}
+                   double changeFraction, int passes, String dir, Map<String, String> nodeSettings) {}
 
     /**
      * The initial load.
@@ -104,10 +106,12 @@ record CheckpointReport(String startedAt, MachineInfo machine, Options options, 
         rowMiB(out, "leader checkpoint, MiB", full.leaderCheckpointBytes(), incremental.leaderCheckpointBytes());
         rowMiB(out, "leader engine directory, MiB", full.leaderEngineBytes(), incremental.leaderEngineBytes());
         rowMiB(out, "follower data directory, MiB", full.followerDirectoryBytes(), incremental.followerDirectoryBytes());
-        out.printf(Locale.ROOT, "%ncopy baseline of (a): %d files, %.1f MiB over loopback TCP in %.2f s (%.1f MiB/s), "
-                + "fsync per file%n", copy.files(), copy.bytes() / MiB, copy.seconds(), copy.mbPerSecond());
+        out.printf(Locale.ROOT, "%ncopy baseline of (a): %d files, %.1f MiB over loopback TCP in %.2f s (%.1f MiB/s; "
+                        + "fsync per file; median of %d runs: %s s)%n", copy.files(), copy.bytes() / MiB, copy.seconds(),
+                copy.mbPerSecond(), copies.size(), copies.stream()
+                        .map(c -> String.format(Locale.ROOT, "%.2f", c.seconds())).toList());
         out.printf(Locale.ROOT, "%nchunk compression over the leader's checkpoint (1 MiB chunks, median of %d passes):%n",
-                options.compressionPasses());
+                options.passes());
         out.printf(Locale.ROOT, "%-10s %10s %10s %9s %18s %12s%n", "zstd level", "raw MiB", "wire MiB", "wire/raw",
                 "chunks compressed", "MiB/s");
         for (ChunkCompression.Result c : compression) {
