@@ -145,7 +145,6 @@ final class CheckpointCommand implements Callable<Integer> {
                 nextNewKey = keys;
                 load = load(keys, runSeed);
 
-                settle();
                 full = catchUp("full", true, () -> writeNewKeys(Math.max(100, keys / 1000), runSeed + 1));
 
                 Path pinned = pinLatestCheckpoint(cluster.awaitLeader(timeout), root.path().resolve("leader-checkpoint"));
@@ -161,7 +160,7 @@ final class CheckpointCommand implements Callable<Integer> {
                 }
                 FileLinks.deleteTree(pinned);
 
-                settle();
+                settle(); // after (a)'s writes and checkpoints
                 long changed = Math.max(1, Math.round(keys * changeFraction));
                 incremental = catchUp("incremental", false, () -> overwrite(keys, changed, runSeed + 2));
             } finally {
