@@ -86,12 +86,16 @@ final class Calls {
                 Status status = Status.fromThrowable(t);
                 String hint = leaderHint(t);
                 Decision decision = decide(kind, status, t);
-                if (decision == Decision.RETRY) {
+                if (decision != Decision.FAIL) {
+                    // The node could not serve this: the next call goes to the leader it named, or
+                    // elsewhere, even when this one is not retried (a write of unknown outcome).
                     if (hint != null) {
                         endpoints.leaderHint(hint);
                     } else {
                         endpoints.failed(target);
                     }
+                }
+                if (decision == Decision.RETRY) {
                     long backoff = backoffMillis(attempt);
                     if (attempt < maxAttempts && deadline.timeRemaining(TimeUnit.MILLISECONDS) > backoff) {
                         timer.schedule(() -> attempt(operation, kind, rpc, deadline, attempt + 1, result), backoff,
