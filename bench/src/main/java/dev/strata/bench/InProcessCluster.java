@@ -1,6 +1,7 @@
 package dev.strata.bench;
 
 import dev.strata.proto.v1.CheckpointRequest;
+import dev.strata.server.testing.Ports;
 import dev.strata.proto.v1.ClusterGrpc;
 import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.StatusRequest;
@@ -61,7 +62,7 @@ final class InProcessCluster implements AutoCloseable {
     static InProcessCluster start(Path dir, int size, Map<String, String> settings, Duration timeout) throws IOException {
         InProcessCluster c = new InProcessCluster(dir, settings);
         for (long id = 1; id <= size; id++) {
-            c.nodes.put(id, new Node(id, LoopbackPorts.free(), LoopbackPorts.free()));
+            c.nodes.put(id, new Node(id, Ports.free(), Ports.free()));
         }
         try {
             for (long id : c.nodes.keySet()) {

@@ -46,8 +46,4 @@ public final class Op {
     public static Op get(String key) {
         return get(KeyRange.utf8(key));
     }
-
-    boolean isWrite() {
-        return request.hasPut() || request.hasDelete();
-    }
 }

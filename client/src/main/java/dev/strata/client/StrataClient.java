@@ -99,7 +99,8 @@ public final class StrataClient implements AutoCloseable {
 
     /**
      * The keys {@code keys} selects, in unsigned byte order, fetched a page at a time as the
-     * stream is consumed (memory holds one page). Close the stream, or consume it, when done.
+     * stream is consumed (memory holds one page; nothing stays open between pages, so a stream
+     * left unconsumed holds no resources).
      * Pages are read separately, so the stream is not one snapshot: a key written between two
      * pages appears only if it sorts after the pages already read.
      */

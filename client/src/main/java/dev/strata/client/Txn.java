@@ -5,6 +5,7 @@ import dev.strata.proto.v1.Compare;
 import dev.strata.proto.v1.TxnRequest;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -110,9 +111,9 @@ public final class Txn {
     public final class NumberCompare {
         private final byte[] key;
         private final Compare.Target target;
-        private final java.util.function.BiConsumer<Compare.Builder, Long> setter;
+        private final BiConsumer<Compare.Builder, Long> setter;
 
-        private NumberCompare(byte[] key, Compare.Target target, java.util.function.BiConsumer<Compare.Builder, Long> setter) {
+        private NumberCompare(byte[] key, Compare.Target target, BiConsumer<Compare.Builder, Long> setter) {
             this.key = key.clone();
             this.target = target;
             this.setter = setter;

@@ -1,4 +1,4 @@
-package dev.strata.bench;
+package dev.strata.server.testing;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -10,28 +10,30 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Loopback ports for the in-process nodes of {@link InProcessCluster}, chosen as the server's
- * test {@code Ports} chooses them: below the kernel's ephemeral range. A port {@code bind(0)}
- * hands out is ephemeral, and outgoing connections take their local ports from that range, so
- * such a port could belong to a connection by the time a stopped node binds it again.
+ * Loopback ports for servers run in-process: the server's and the cluster tests', and the
+ * nodes of {@code strata-bench checkpoint} (hence in the main jar, not the test jar). A port the kernel hands out for {@code bind(0)} is an
+ * ephemeral one, and outgoing connections take their local ports from that same range: a port
+ * freed for a server to bind a moment later (or again after a restart) can meanwhile belong to
+ * a connection, and the bind fails. So ports come from below the kernel's ephemeral range, where
+ * no connection is ever placed, each checked free by binding it.
  */
-final class LoopbackPorts {
+public final class Ports {
     private static final int LOWEST = 10_000;
     private static final int ABOVE = ephemeralRangeStart();
-    /** A random start, so runs in parallel rarely try the same ports. */
+    /** Each JVM starts at a random place, so test runs in parallel rarely try the same ports. */
     private static final AtomicInteger NEXT = new AtomicInteger(LOWEST + ThreadLocalRandom.current().nextInt(ABOVE - LOWEST));
 
-    private LoopbackPorts() {}
+    private Ports() {}
 
     /** A loopback port no socket holds now and no outgoing connection will take. */
-    static int free() {
+    public static int free() {
         for (int attempt = 0; attempt < ABOVE - LOWEST; attempt++) {
             int port = NEXT.getAndUpdate(p -> p + 1 >= ABOVE ? LOWEST : p + 1);
             try (ServerSocket s = new ServerSocket()) {
                 s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
                 return port;
             } catch (IOException inUse) {
-                // held by another listener: try the next
+                // taken by some other listener: try the next
             }
         }
         throw new IllegalStateException("no free loopback port in [" + LOWEST + ", " + ABOVE + ")");
