@@ -120,4 +120,36 @@ class LeaderFailoverIT {
         System.out.printf("acknowledged %d writes; %d retryable errors: %s%n", acknowledged.size(), errors.size(),
                 errors.stream().map(e -> e.getStatus().getCode()).distinct().toList());
     }
+
+    @Test
+    void aNodeThatLostItsQuorumServesWritesAgainOnceItReturns() {
+        // A short request timeout so the node gives up on a write quickly while it has no quorum.
+        cluster = TestCluster.start(dir, 3, Map.of("strata.server.request-timeout", "2s"));
+        cluster.awaitLeader();
+        long survivor = 1;
+        put(cluster.kv(survivor), "quorum/before", "1");
+
+        cluster.killNode(2);
+        cluster.killNode(3);
+        StatusRuntimeException lost = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
+                () -> put(cluster.kv(survivor), "quorum/while-lost", "2"));
+        assertThat(lost.getStatus().getCode()).isIn(RETRYABLE);
+
+        // The failed write used up the node's Raft client; a node that kept it would refuse every
+        // later write even with its peers back.
+        cluster.startNode(2);
+        cluster.startNode(3);
+        cluster.awaitLeader();
+        Await.until(() -> {
+            try {
+                put(cluster.kv(survivor), "quorum/after", "3");
+                return true;
+            } catch (StatusRuntimeException e) {
+                assertThat(e.getStatus().getCode()).as("%s", e.getStatus()).isIn(RETRYABLE);
+                return false;
+            }
+        }, Duration.ofSeconds(60), "a write through node " + survivor + " after its peers returned");
+        cluster.awaitCaughtUp(survivor);
+        assertThat(cluster.localContents(survivor)).containsEntry("quorum/before", "1").containsEntry("quorum/after", "3");
+    }
 }

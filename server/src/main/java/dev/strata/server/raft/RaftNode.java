@@ -49,6 +49,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -155,13 +156,7 @@ public final class RaftNode implements AutoCloseable {
      * state machine's exception (wrapped by Ratis) when the leader refused or failed to apply it.
      */
     public CompletableFuture<ByteBuffer> write(Command command) {
-        RaftClient c;
-        try {
-            c = client();
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return c.async().send(message(command)).thenApply(reply -> content(reply).asReadOnlyByteBuffer());
+        return sendThroughClient(c -> c.async().send(message(command)));
     }
 
     /**
@@ -194,13 +189,33 @@ public final class RaftNode implements AutoCloseable {
      * {@link KvStateMachine#query}); for nodes that cannot run the round themselves.
      */
     public CompletableFuture<ByteBuffer> readThroughLeader(Query query) {
+        return sendThroughClient(c -> c.async().sendReadOnly(message(query)));
+    }
+
+    /**
+     * Sends one request through the node's Ratis client and returns the reply's content.
+     *
+     * <p>Ratis's ordered async client is single-use after a failure: once one request exhausts its
+     * retries (or fails with an error it does not retry), its sliding window stays failed and
+     * every later request is refused with {@code AlreadyClosedException}. So a client whose
+     * request failed on the client side is retired and the next request builds a fresh one from
+     * the membership this node knows then. A refusal by the state machine arrives as a reply,
+     * not as a failed send, and keeps the client.
+     */
+    private CompletableFuture<ByteBuffer> sendThroughClient(Function<RaftClient, CompletableFuture<RaftClientReply>> send) {
         RaftClient c;
         try {
             c = client();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return c.async().sendReadOnly(message(query)).thenApply(reply -> content(reply).asReadOnlyByteBuffer());
+        return send.apply(c)
+                .whenComplete((reply, failure) -> {
+                    if (failure != null) {
+                        retire(c, failure);
+                    }
+                })
+                .thenApply(reply -> content(reply).asReadOnlyByteBuffer());
     }
 
     /** Reads the local engine; see {@link KvStateMachine#read}. */
@@ -478,6 +493,27 @@ public final class RaftNode implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** Replaces {@code failed} by a new client on next use, unless another caller already did. */
+    private void retire(RaftClient failed, Throwable why) {
+        synchronized (this) {
+            if (client != failed) {
+                return;
+            }
+            client = null;
+        }
+        LOG.info("node {}: the Raft client failed a request ({}); the next request uses a new client",
+                config.nodeId(), why.toString());
+        // Closing waits up to seconds for the client's channels to drain, and this may run on one
+        // of that client's own threads: close it on a thread of its own.
+        Thread.ofVirtual().name("raft-client-close-" + config.nodeId()).start(() -> {
+            try {
+                failed.close();
+            } catch (IOException e) {
+                LOG.warn("node {}: closing the failed Raft client: {}", config.nodeId(), e.toString());
+            }
+        });
+    }
 
     /** The Ratis client, built on first use from the configuration this node knows then. */
     private synchronized RaftClient client() {
