@@ -1,0 +1,43 @@
+package dev.strata.client.cli;
+
+import dev.strata.client.StrataClient;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The options every command that talks to a cluster takes: where the cluster is, how long a call
+ * may take, and how to print. Mixed into each such command, so they go after its name:
+ * {@code strata get k --endpoints host:7100 -o json}.
+ */
+public final class ClientOptions {
+    /** The local dev cluster's three client ports ({@code bin/strata-dev}). */
+    public static final String DEV_ENDPOINTS = "127.0.0.1:7100,127.0.0.1:7110,127.0.0.1:7120";
+
+    @Option(names = "--endpoints", split = ",", paramLabel = "HOST:PORT",
+            defaultValue = "${env:STRATA_ENDPOINTS:-" + DEV_ENDPOINTS + "}",
+            description = "client addresses of cluster members, comma-separated (default: $STRATA_ENDPOINTS, else the "
+                    + "local dev cluster, ${DEFAULT-VALUE})")
+    List<String> endpoints;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "5s", converter = DurationConverter.class,
+            description = "how long one call may take, retries included: 500ms, 5s, 1m (default: ${DEFAULT-VALUE})")
+    Duration timeout;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    Output output;
+
+    /** How results are printed. */
+    public enum Output { text, json }
+
+    /** A client for the chosen endpoints and timeout; the caller closes it. */
+    public StrataClient connect() {
+        return StrataClient.builder().endpoints(endpoints).timeout(timeout).build();
+    }
+
+    public boolean json() {
+        return output == Output.json;
+    }
+}
