@@ -2,6 +2,7 @@ package dev.strata.client;
 
 import com.google.protobuf.ByteString;
 import dev.strata.proto.v1.BatchRequest;
+import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.ClusterGrpc;
 import dev.strata.proto.v1.GetRequest;
 import dev.strata.proto.v1.KVGrpc;
@@ -149,6 +150,16 @@ public final class AsyncStrataClient {
         return calls.<dev.strata.proto.v1.TransferLeaderResponse>run("transfer leader", Calls.Kind.WRITE,
                 (ch, d, o) -> ClusterGrpc.newStub(ch).withDeadline(d).transferLeader(r, o))
                 .thenApply(dev.strata.proto.v1.TransferLeaderResponse::getLeaderId);
+    }
+
+    /**
+     * Has the node the client is using take a checkpoint now (flush, then let Raft purge its log).
+     * Safe to retry: a second checkpoint right after the first changes nothing.
+     */
+    public CompletableFuture<CheckpointInfo> checkpoint() {
+        return calls.<dev.strata.proto.v1.CheckpointResponse>run("checkpoint", Calls.Kind.READ,
+                (ch, d, o) -> ClusterGrpc.newStub(ch).withDeadline(d).checkpoint(CheckpointRequest.getDefaultInstance(), o))
+                .thenApply(r -> new CheckpointInfo(r.getHeader().getMemberId(), r.getTerm(), r.getIndex()));
     }
 
     /** Waits for {@code f}, throwing its {@link StrataException} as it is. */

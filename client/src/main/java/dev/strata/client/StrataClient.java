@@ -121,7 +121,12 @@ public final class StrataClient implements AutoCloseable {
 
     /** How many keys {@code keys} selects (linearizable). */
     public long count(KeyRange keys) {
-        return AsyncStrataClient.await(async.count(keys, Consistency.LINEARIZABLE));
+        return count(keys, Consistency.LINEARIZABLE);
+    }
+
+    /** How many keys {@code keys} selects, at the given consistency. */
+    public long count(KeyRange keys, Consistency consistency) {
+        return AsyncStrataClient.await(async.count(keys, consistency));
     }
 
     /** A transaction to build and {@link Txn#commit() commit}. */
@@ -157,6 +162,11 @@ public final class StrataClient implements AutoCloseable {
 
     public long transferLeader(long id) {
         return AsyncStrataClient.await(async.transferLeader(id));
+    }
+
+    /** Has the node the client is using take a checkpoint now; see {@link AsyncStrataClient#checkpoint()}. */
+    public CheckpointInfo checkpoint() {
+        return AsyncStrataClient.await(async.checkpoint());
     }
 
     @Override

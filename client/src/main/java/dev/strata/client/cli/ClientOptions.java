@@ -14,6 +14,8 @@ import java.util.List;
 public final class ClientOptions {
     /** The local dev cluster's three client ports ({@code bin/strata-dev}). */
     public static final String DEV_ENDPOINTS = "127.0.0.1:7100,127.0.0.1:7110,127.0.0.1:7120";
+    /** Unused with one attempt, but the builder asks for it. */
+    private static final Duration RETRY_BACKOFF = Duration.ofMillis(50);
 
     @Option(names = "--endpoints", split = ",", paramLabel = "HOST:PORT",
             defaultValue = "${env:STRATA_ENDPOINTS:-" + DEV_ENDPOINTS + "}",
@@ -35,6 +37,11 @@ public final class ClientOptions {
     /** A client for the chosen endpoints and timeout; the caller closes it. */
     public StrataClient connect() {
         return StrataClient.builder().endpoints(endpoints).timeout(timeout).build();
+    }
+
+    /** A client for one endpoint alone that tries it once: for asking each node about itself. */
+    StrataClient connectTo(String endpoint) {
+        return StrataClient.builder().endpoints(endpoint).timeout(timeout).retries(1, RETRY_BACKOFF, RETRY_BACKOFF).build();
     }
 
     public boolean json() {

@@ -1,39 +1,41 @@
 package dev.strata.server.cli;
 
+import dev.strata.client.cli.ClientOptions;
+import dev.strata.client.cli.StrataCommand;
 import dev.strata.server.checkpoint.Backup;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code strata}: the operator's command line. Exit codes: 0 done, 1 failed (the message says
- * why), 2 bad usage.
+ * {@code bin/strata}: the client's command line ({@link StrataCommand}) with the backup commands,
+ * which pull checkpoint files and write engine files and so need the server's classes, added
+ * under {@code strata checkpoint}.
  */
-@Command(name = "strata", mixinStandardHelpOptions = true, subcommands = StrataCli.CheckpointCommand.class,
-        description = "Strata's command line.")
 public final class StrataCli {
+    private StrataCli() {}
+
     public static void main(String[] args) {
-        System.exit(run(args));
+        System.exit(commandLine(System.in, System.console() != null).execute(args));
     }
 
-    /** Runs the command line; returns the exit code. */
+    /** Runs the command line with no standard input; returns the exit code. */
     public static int run(String... args) {
-        CommandLine cli = new CommandLine(new StrataCli());
-        cli.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("strata: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
-            return 1;
-        });
-        return cli.execute(args);
+        return commandLine(InputStream.nullInputStream(), false).execute(args);
     }
 
-    @Command(name = "checkpoint", mixinStandardHelpOptions = true, description = "Backups: save a checkpoint, restore a node from one.",
-            subcommands = {SaveCommand.class, RestoreCommand.class})
-    static final class CheckpointCommand {
+    static CommandLine commandLine(InputStream stdin, boolean terminal) {
+        CommandLine cli = StrataCommand.commandLine(stdin, terminal);
+        cli.getSubcommands().get("checkpoint")
+                .addSubcommand(new SaveCommand())
+                .addSubcommand(new RestoreCommand());
+        return cli;
     }
 
     @Command(name = "save", mixinStandardHelpOptions = true,
@@ -43,8 +45,10 @@ public final class StrataCli {
         @Parameters(paramLabel = "DIR", description = "the backup directory (created if absent)")
         Path dir;
 
-        @Option(names = "--endpoints", split = ",", defaultValue = "127.0.0.1:7100,127.0.0.1:7110,127.0.0.1:7120",
-                description = "client addresses of cluster members, tried in turn (default: the local dev cluster)")
+        @Option(names = "--endpoints", split = ",", paramLabel = "HOST:PORT",
+                defaultValue = "${env:STRATA_ENDPOINTS:-" + ClientOptions.DEV_ENDPOINTS + "}",
+                description = "client addresses of cluster members, tried in turn (default: $STRATA_ENDPOINTS, else "
+                        + "the local dev cluster)")
         List<String> endpoints;
 
         @Override
