@@ -57,7 +57,7 @@ final class TxnCommand implements Callable<Integer> {
         try {
             script = TxnScript.parse(readSections());
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         try (StrataClient c = client.connect()) {
             print(spec.commandLine().getOut(), script.applyTo(c.txn()).commit());
