@@ -2,7 +2,10 @@ package dev.strata.client;
 
 import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
+import io.grpc.TlsChannelCredentials;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
@@ -183,7 +186,7 @@ public final class StrataClient implements AutoCloseable {
         private Duration initialBackoff = Duration.ofMillis(50);
         private Duration maxBackoff = Duration.ofSeconds(1);
         private Duration coolDown = Duration.ofSeconds(5);
-        private final ChannelCredentials credentials = InsecureChannelCredentials.create();
+        private ChannelCredentials credentials = InsecureChannelCredentials.create();
 
         private Builder() {}
 
@@ -223,6 +226,44 @@ public final class StrataClient implements AutoCloseable {
         /** How long a node that failed is avoided while others answer (default 5 s). */
         public Builder coolDown(Duration d) {
             this.coolDown = positive(d, "cool-down");
+            return this;
+        }
+
+        /**
+         * Connects over TLS, trusting the certificate authorities in {@code caCertificates} (PEM),
+         * or the JVM's default trust store when it is null. Plaintext is the default.
+         *
+         * @throws IllegalArgumentException when the file cannot be read as PEM certificates
+         */
+        public Builder tls(Path caCertificates) {
+            return tls(caCertificates, null, null);
+        }
+
+        /**
+         * Connects over TLS and presents a client certificate, for clusters that require mutual
+         * TLS: {@code certificateChain} and its {@code privateKey} (PKCS#8), both PEM.
+         * {@code caCertificates} as for {@link #tls(Path)}.
+         *
+         * @throws IllegalArgumentException when a file cannot be read, or only one of the
+         *                                  certificate and the key is given
+         */
+        public Builder tls(Path caCertificates, Path certificateChain, Path privateKey) {
+            if ((certificateChain == null) != (privateKey == null)) {
+                throw new IllegalArgumentException("a client certificate needs its private key, and a key its certificate");
+            }
+            TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder();
+            try {
+                if (caCertificates != null) {
+                    tls.trustManager(caCertificates.toFile());
+                }
+                if (certificateChain != null) {
+                    tls.keyManager(certificateChain.toFile(), privateKey.toFile());
+                }
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalArgumentException("cannot use the TLS files " + caCertificates + ", " + certificateChain
+                        + ", " + privateKey + ": " + e.getMessage(), e);
+            }
+            this.credentials = tls.build();
             return this;
         }
 

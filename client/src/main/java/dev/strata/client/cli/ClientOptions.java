@@ -1,8 +1,12 @@
 package dev.strata.client.cli;
 
 import dev.strata.client.StrataClient;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -31,17 +35,50 @@ public final class ClientOptions {
             description = "output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Output output;
 
+    @Option(names = "--tls", description = "connect over TLS, trusting the JVM's certificate authorities (implied by "
+            + "--cacert)")
+    boolean tls;
+
+    @Option(names = "--cacert", paramLabel = "FILE", description = "connect over TLS, trusting the CA certificates in "
+            + "FILE (PEM)")
+    Path caCert;
+
+    @Option(names = "--cert", paramLabel = "FILE", description = "client certificate chain (PEM) for clusters that "
+            + "require mutual TLS; needs --key")
+    Path cert;
+
+    @Option(names = "--key", paramLabel = "FILE", description = "the client certificate's private key (PEM, PKCS#8)")
+    Path key;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec;
+
     /** How results are printed. */
     public enum Output { text, json }
 
     /** A client for the chosen endpoints and timeout; the caller closes it. */
     public StrataClient connect() {
-        return StrataClient.builder().endpoints(endpoints).timeout(timeout).build();
+        return builder(endpoints).build();
     }
 
     /** A client for one endpoint alone that tries it once: for asking each node about itself. */
     StrataClient connectTo(String endpoint) {
-        return StrataClient.builder().endpoints(endpoint).timeout(timeout).retries(1, RETRY_BACKOFF, RETRY_BACKOFF).build();
+        return builder(List.of(endpoint)).retries(1, RETRY_BACKOFF, RETRY_BACKOFF).build();
+    }
+
+    private StrataClient.Builder builder(List<String> addresses) {
+        StrataClient.Builder b = StrataClient.builder().endpoints(addresses).timeout(timeout);
+        if ((cert == null) != (key == null)) {
+            throw new ParameterException(spec.commandLine(), "--cert and --key go together");
+        }
+        if (tls || caCert != null || cert != null) {
+            try {
+                b.tls(caCert, cert, key);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+        }
+        return b;
     }
 
     public boolean json() {

@@ -1,0 +1,130 @@
+package dev.strata.client;
+
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.CertIOException;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PublicKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Date;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A throwaway certificate authority for TLS tests: issues certificates for 127.0.0.1 and
+ * writes them, with their keys, as the PEM files servers and clients read.
+ */
+final class TestCertificates {
+    private static final AtomicLong SERIALS = new AtomicLong(1);
+
+    private final Path dir;
+    private final String name;
+    private final KeyPair caKeys;
+    private final X509CertificateHolder caCertificate;
+
+    /** A new CA called {@code name}, its certificate written to {@code dir/name-ca.pem}. */
+    TestCertificates(Path dir, String name) {
+        this.dir = dir;
+        this.name = name;
+        this.caKeys = newKeys();
+        this.caCertificate = certificate(caName(), caKeys.getPublic(), Extension.basicConstraints, new BasicConstraints(true));
+        writePem(caFile(), "CERTIFICATE", encoded(caCertificate));
+    }
+
+    Path caFile() {
+        return dir.resolve(name + "-ca.pem");
+    }
+
+    /** Issues a certificate for {@code commonName}, valid for the IP 127.0.0.1; returns its files. */
+    Issued issue(String commonName) {
+        KeyPair keys = newKeys();
+        X509CertificateHolder cert = certificate(new X500Name("CN=" + commonName), keys.getPublic(),
+                Extension.subjectAlternativeName, new GeneralNames(new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
+        Issued issued = new Issued(dir.resolve(name + "-" + commonName + ".pem"),
+                dir.resolve(name + "-" + commonName + "-key.pem"));
+        writePem(issued.certificate(), "CERTIFICATE", encoded(cert));
+        writePem(issued.privateKey(), "PRIVATE KEY", keys.getPrivate().getEncoded());
+        return issued;
+    }
+
+    /** A certificate and its PKCS#8 private key, as PEM files. */
+    record Issued(Path certificate, Path privateKey) {}
+
+    private X500Name caName() {
+        return new X500Name("CN=" + name + " test CA");
+    }
+
+    /** A certificate for {@code subject}'s {@code key}, with one extension, signed by this CA. */
+    private X509CertificateHolder certificate(X500Name subject, PublicKey key, ASN1ObjectIdentifier extension,
+                                              ASN1Encodable value) {
+        try {
+            ContentSigner signer = new JcaContentSignerBuilder("SHA256withRSA").build(caKeys.getPrivate());
+            return new JcaX509v3CertificateBuilder(caName(), serial(), notBefore(), notAfter(), subject, key)
+                    .addExtension(extension, extension.equals(Extension.basicConstraints), value)
+                    .build(signer);
+        } catch (OperatorCreationException | CertIOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static KeyPair newKeys() {
+        try {
+            KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+            g.initialize(2048);
+            return g.generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static BigInteger serial() {
+        return BigInteger.valueOf(SERIALS.getAndIncrement());
+    }
+
+    private static Date notBefore() {
+        return Date.from(Instant.now().minus(Duration.ofHours(1)));
+    }
+
+    private static Date notAfter() {
+        return Date.from(Instant.now().plus(Duration.ofDays(1)));
+    }
+
+    private static byte[] encoded(X509CertificateHolder cert) {
+        try {
+            return cert.getEncoded();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void writePem(Path file, String type, byte[] der) {
+        String pem = "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
+        try {
+            Files.writeString(file, pem, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
