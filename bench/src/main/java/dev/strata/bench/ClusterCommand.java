@@ -1,6 +1,9 @@
 package dev.strata.bench;
 
 import com.google.protobuf.ByteString;
+import dev.strata.client.bench.LatencySummary;
+import dev.strata.client.bench.MachineInfo;
+import dev.strata.client.bench.ValueGenerator;
 import dev.strata.proto.v1.GetRequest;
 import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.PutRequest;

@@ -1,5 +1,7 @@
 package dev.strata.bench;
 
+import dev.strata.client.bench.MachineInfo;
+
 import java.util.List;
 import java.util.Map;
 

@@ -1,5 +1,8 @@
 package dev.strata.bench;
 
+import dev.strata.client.bench.LatencySummary;
+import dev.strata.client.bench.MachineInfo;
+
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;

@@ -9,7 +9,7 @@ import java.io.InputStream;
 
 /**
  * The {@code strata} command line: key-value commands shaped like etcdctl's, cluster
- * administration, an interactive shell and the workload benchmark, all over the Java SDK.
+ * administration, an interactive shell and the workload benchmark ({@code bench}), all over the Java SDK.
  * Exit codes are in {@link ExitCode}.
  */
 @Command(name = "strata", mixinStandardHelpOptions = true, versionProvider = Version.class,
@@ -40,7 +40,8 @@ public final class StrataCommand {
                 .addSubcommand(new MemberRemoveCommand())
                 .addSubcommand(new TransferLeaderCommand())
                 .addSubcommand(new CheckpointCommand())
-                .addSubcommand(new ShellCommand(stdin, terminal));
+                .addSubcommand(new ShellCommand(stdin, terminal))
+                .addSubcommand(new BenchCommand());
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
             line.getErr().println("strata " + line.getCommandName() + ": " + message(e));
             line.getErr().flush();

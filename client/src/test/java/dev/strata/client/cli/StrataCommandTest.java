@@ -105,6 +105,6 @@ class StrataCommandTest {
             assertThat(help.toString()).as(name).startsWith("Usage: strata " + name);
         }
         assertThat(cli.getSubcommands().keySet()).contains("put", "get", "del", "range", "txn", "status", "members",
-                "member-add", "member-promote", "member-remove", "transfer-leader", "checkpoint", "shell");
+                "member-add", "member-promote", "member-remove", "transfer-leader", "checkpoint", "shell", "bench");
     }
 }

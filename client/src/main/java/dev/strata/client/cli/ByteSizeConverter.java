@@ -1,4 +1,4 @@
-package dev.strata.bench;
+package dev.strata.client.cli;
 
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -8,7 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Parses a byte size flag: a plain number or one with a binary unit, such as {@code 4096}, {@code 16k}, {@code 64MiB}, {@code 1g}. */
-final class ByteSizeConverter implements ITypeConverter<Long> {
+public final class ByteSizeConverter implements ITypeConverter<Long> {
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(?:([kmgt])(?:i?b)?|b)?");
 
     @Override

@@ -1,4 +1,4 @@
-package dev.strata.bench;
+package dev.strata.client.bench;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -9,11 +9,12 @@ import java.util.SplittableRandom;
  * repeated to fill the piece, and values cut from it one after another. A piece whose random run
  * is {@code r} bytes compresses to about {@code r / 100} of its size, so the run length is
  * {@code (1 - compressibility) x 100}. The buffer is large next to a data block, so neighbouring
- * values in a block do not repeat each other.
+ * values in a block do not repeat each other. Shared by {@code strata bench} and the bench
+ * module's engine benchmarks, so both write the same kind of data.
  *
  * <p>Not thread-safe: one per thread.
  */
-final class ValueGenerator {
+public final class ValueGenerator {
     private static final int PIECE = 100;
     private static final int MIN_BUFFER = 1 << 20;
 
@@ -25,7 +26,7 @@ final class ValueGenerator {
      * @param compressibility fraction of each value that compresses away, in [0, 1]; at 1 a
      *                        piece is still one random byte repeated
      */
-    ValueGenerator(long seed, int valueSize, double compressibility) {
+    public ValueGenerator(long seed, int valueSize, double compressibility) {
         SplittableRandom random = new SplittableRandom(seed);
         int run = Math.max(1, (int) (PIECE * (1 - compressibility)));
         this.valueSize = valueSize;
@@ -41,8 +42,8 @@ final class ValueGenerator {
         }
     }
 
-    /** The next value; a fresh array the caller may hand to the engine. */
-    byte[] next() {
+    /** The next value; a fresh array the caller may keep or hand on. */
+    public byte[] next() {
         if (position + valueSize > data.length) {
             position = 0;
         }

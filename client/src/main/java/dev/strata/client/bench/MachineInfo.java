@@ -1,4 +1,4 @@
-package dev.strata.bench;
+package dev.strata.client.bench;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -13,10 +13,11 @@ import java.util.List;
  * @param garbageCollectors   the collectors in use
  * @param jvmArguments        the flags the JVM was started with
  */
-record MachineInfo(int cores, long physicalMemoryBytes, String os, String arch, String jvmVersion, String jvmVendor,
+public record MachineInfo(int cores, long physicalMemoryBytes, String os, String arch, String jvmVersion, String jvmVendor,
                    long maxHeapBytes, List<String> garbageCollectors, List<String> jvmArguments) {
 
-    static MachineInfo current() {
+    /** The machine and JVM this code runs on. */
+    public static MachineInfo current() {
         long memory = ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getTotalMemorySize() : -1;
         return new MachineInfo(Runtime.getRuntime().availableProcessors(), memory,
