@@ -236,6 +236,31 @@ class CliIT {
     }
 
     @Test
+    void benchLoadsRunsAWorkloadAndReportsEveryOperationType() {
+        Run bench = strata("bench", "--workload", "f", "--keys", "200", "--ops", "400", "--clients", "4",
+                "--value-size", "2KiB", "--key-prefix", "cli/bench/", "-o", "json");
+        assertThat(bench.code()).as(bench.err()).isZero();
+        JsonNode report = bench.json();
+        assertThat(report.at("/load/keys").asLong()).isEqualTo(200);
+        assertThat(report.get("ops").asLong()).isEqualTo(400);
+        assertThat(report.get("failed").asLong()).isZero();
+        List<String> types = new ArrayList<>();
+        long done = 0;
+        for (JsonNode op : report.get("operations")) {
+            types.add(op.get("op").asText());
+            done += op.get("ok").asLong();
+            assertThat(op.get("notFound").asLong()).as("every key was loaded").isZero();
+        }
+        assertThat(types).hasSize(2);
+        assertThat(done).isEqualTo(400);
+        assertThat(strata("range", "cli/bench/", "--prefix", "--count-only").out()).isEqualTo("200\n");
+
+        Run bad = strata("bench", "--workload", "logkv", "--hot-rate", "1.5");
+        assertThat(bad.code()).isEqualTo(ExitCode.USAGE);
+        assertThat(bad.err()).contains("--hot-rate");
+    }
+
+    @Test
     void unreachableEndpointsFailWithExitOneAndSayWhy() {
         String nowhere = "--endpoints=127.0.0.1:" + dev.strata.server.testing.Ports.free();
         Run get = run(InputStream.nullInputStream(), "get", "k", nowhere, "--timeout=2s");
