@@ -6,6 +6,7 @@ import dev.strata.client.StrataClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,6 +23,8 @@ import java.util.concurrent.Callable;
                 + "byte for byte), so files and binary data can be stored: strata put img < img.png",
                 "Prints OK, or with --prev-kv the value it replaced."})
 final class PutCommand implements Callable<Integer> {
+    private static final int MAX_STDIN_VALUE = 64 << 20;
+
     @Mixin
     ClientOptions client;
 
@@ -43,9 +46,22 @@ final class PutCommand implements Callable<Integer> {
         this.stdin = stdin;
     }
 
+    /**
+     * The value from standard input, refused past {@value #MAX_STDIN_VALUE} bytes so a stray pipe
+     * cannot exhaust the heap (the server's own default limit is 16 MiB).
+     */
+    private byte[] readValue() throws IOException {
+        byte[] v = stdin.readNBytes(MAX_STDIN_VALUE + 1);
+        if (v.length > MAX_STDIN_VALUE) {
+            throw new ParameterException(spec.commandLine(), "the value on standard input is larger than "
+                    + MAX_STDIN_VALUE + " bytes; a Strata value is at most the server's max-value-size (16 MiB by default)");
+        }
+        return v;
+    }
+
     @Override
     public Integer call() throws IOException {
-        byte[] v = value != null ? value.getBytes(StandardCharsets.UTF_8) : stdin.readAllBytes();
+        byte[] v = value != null ? value.getBytes(StandardCharsets.UTF_8) : readValue();
         byte[] k = key.getBytes(StandardCharsets.UTF_8);
         try (StrataClient c = client.connect()) {
             PutResult r = prevKv ? c.putAndGetPrevious(k, v) : c.put(k, v);

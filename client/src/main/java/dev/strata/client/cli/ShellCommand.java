@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.BufferedReader;
@@ -45,7 +46,7 @@ final class ShellCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--range-limit", paramLabel = "N", defaultValue = "100",
-            description = "most keys a range line prints (default: ${DEFAULT-VALUE})")
+            description = "most keys a range line prints, 0 for the server's page limit (default: ${DEFAULT-VALUE})")
     long rangeLimit;
 
     private final InputStream stdin;
@@ -61,6 +62,9 @@ final class ShellCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (rangeLimit < 0) {
+            throw new ParameterException(spec.commandLine(), "--range-limit must not be negative, got " + rangeLimit);
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         BufferedReader in = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8));

@@ -92,6 +92,39 @@ class StrataCommandTest {
         assertThat(run("member-promote", "-3")).isEqualTo(ExitCode.USAGE);
         assertThat(err.toString()).contains("a member id is a positive number");
         assertThat(run("get", "k", "-o", "yaml")).isEqualTo(ExitCode.USAGE);
+        assertThat(run("shell", "--range-limit", "-1")).isEqualTo(ExitCode.USAGE);
+        assertThat(err.toString()).contains("--range-limit must not be negative");
+    }
+
+    @Test
+    void aValueOnStandardInputIsBounded() {
+        long tooLarge = (64L << 20) + 1;
+        InputStream endless = new InputStream() {
+            private long left = tooLarge;
+
+            @Override
+            public int read() {
+                return left-- > 0 ? 'x' : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (len == 0) {
+                    return 0;
+                }
+                int n = (int) Math.min(len, left);
+                if (n == 0) {
+                    return -1;
+                }
+                java.util.Arrays.fill(b, off, off + n, (byte) 'x');
+                left -= n;
+                return n;
+            }
+        };
+        int code = StrataCommand.commandLine(endless, false).setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true)).execute("put", "k", endpoint());
+        assertThat(code).as(err.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(err.toString()).contains("larger than 67108864 bytes");
     }
 
     @Test
