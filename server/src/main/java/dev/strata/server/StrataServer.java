@@ -91,7 +91,7 @@ public final class StrataServer implements AutoCloseable {
         http.start();
         probes.scheduleWithFixedDelay(this::publishHealth, 0, 1, TimeUnit.SECONDS);
         LOG.info("node {} serving: gRPC on {}:{}, Raft on {}:{}, HTTP on {}:{} (data in {})", config.nodeId(),
-                config.bindAddress(), api.port(), config.bindAddress(), config.raftPort(), config.bindAddress(), http.port(),
+                config.bindAddress(), api.port(), config.bindAddress(), config.raftListenPort(), config.bindAddress(), http.port(),
                 config.dataDir().toAbsolutePath());
     }
 

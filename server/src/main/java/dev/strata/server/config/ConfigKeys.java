@@ -23,6 +23,9 @@ public final class ConfigKeys {
             "Port of the gRPC API (KV, Cluster, health, reflection).");
     public static final ConfigKey RAFT_PORT = new ConfigKey("strata.server.raft-port", "--raft-port", "7101",
             "Port of the Raft transport between nodes.");
+    public static final ConfigKey RAFT_LISTEN_PORT = new ConfigKey("strata.server.raft-listen-port", "--raft-listen-port", "",
+            "Port the Raft transport listens on when it is not the one the other members dial (this node's entry in "
+                    + "strata.cluster.peers): behind a port mapping or a proxy. Empty: the Raft port.");
     public static final ConfigKey HTTP_PORT = new ConfigKey("strata.server.http-port", "--http-port", "7102",
             "Port of /metrics (Prometheus), /healthz and /readyz.");
     public static final ConfigKey MAX_VALUE_SIZE = new ConfigKey("strata.server.max-value-size", "--max-value-size", "16MiB",
@@ -66,7 +69,7 @@ public final class ConfigKeys {
 
     /** Every key, in the order {@code --help} and the start-up log show them. */
     public static final List<ConfigKey> ALL = List.of(NODE_ID, CLUSTER_NAME, PEERS, JOIN, DATA_DIR, BIND_ADDRESS, CLIENT_PORT,
-            RAFT_PORT, HTTP_PORT, MAX_VALUE_SIZE, MAX_REQUEST_SIZE, REQUEST_TIMEOUT, SHUTDOWN_TIMEOUT, PAGE_MAX_ENTRIES,
+            RAFT_PORT, RAFT_LISTEN_PORT, HTTP_PORT, MAX_VALUE_SIZE, MAX_REQUEST_SIZE, REQUEST_TIMEOUT, SHUTDOWN_TIMEOUT, PAGE_MAX_ENTRIES,
             PAGE_MAX_BYTES, READY_MAX_LAG, ELECTION_TIMEOUT, RAFT_REQUEST_TIMEOUT, LEADER_LEASE, SNAPSHOT_ENTRIES,
             SNAPSHOT_BYTES, LOG_SEGMENT_SIZE, WRITE_BUFFER_SIZE, BLOCK_CACHE_SIZE, COMPACTION_THREADS, DELTA_RETENTION);
 

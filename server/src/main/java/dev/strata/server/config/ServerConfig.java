@@ -24,6 +24,7 @@ public record ServerConfig(
         String bindAddress,
         int clientPort,
         int raftPort,
+        int raftListenPort,
         int httpPort,
         long maxValueSize,
         long maxRequestSize,
@@ -80,6 +81,8 @@ public record ServerConfig(
             throw new IllegalArgumentException(PEERS.name() + " does not list this node (" + NODE_ID.name() + " = " + nodeId
                     + "); list it, or set " + JOIN.name() + " = true to join a running cluster");
         }
+        String listen = v.get(RAFT_LISTEN_PORT.name()).trim();
+        int raftListenPort = listen.isEmpty() ? raftPort : Values.port(RAFT_LISTEN_PORT.name(), listen);
         long maxValue = Values.bytes(MAX_VALUE_SIZE.name(), v.get(MAX_VALUE_SIZE.name()));
         long maxRequest = Values.bytes(MAX_REQUEST_SIZE.name(), v.get(MAX_REQUEST_SIZE.name()));
         if (maxValue < 1 || maxValue > (1L << 30)) {
@@ -110,6 +113,7 @@ public record ServerConfig(
                 v.get(BIND_ADDRESS.name()).trim(),
                 clientPort,
                 raftPort,
+                raftListenPort,
                 Values.port(HTTP_PORT.name(), v.get(HTTP_PORT.name())),
                 maxValue,
                 maxRequest,

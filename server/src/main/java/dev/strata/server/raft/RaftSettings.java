@@ -31,7 +31,7 @@ final class RaftSettings {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.setStorageDir(p, List.of(c.raftDir().toFile()));
         GrpcConfigKeys.Server.setHost(p, c.bindAddress());
-        GrpcConfigKeys.Server.setPort(p, c.raftPort());
+        GrpcConfigKeys.Server.setPort(p, c.raftListenPort());
 
         // Checkpoints are shipped by our own service, never by Ratis' built-in copy of every
         // file: notify mode. Every peer must agree, or followers answer CONF_MISMATCH.

@@ -36,6 +36,16 @@ class ServerConfigTest {
     }
 
     @Test
+    void theRaftTransportListensOnTheAdvertisedPortUnlessToldOtherwise() {
+        ServerConfig plain = ServerConfig.resolve(Map.of("strata.node.id", "2", "strata.cluster.peers", PEERS));
+        assertThat(plain.raftListenPort()).isEqualTo(7111);
+        ServerConfig proxied = ServerConfig.resolve(Map.of("strata.node.id", "2", "strata.cluster.peers", PEERS,
+                "strata.server.raft-listen-port", "9111"));
+        assertThat(proxied.raftListenPort()).isEqualTo(9111);
+        assertThat(proxied.self().raftPort()).isEqualTo(7111);
+    }
+
+    @Test
     void aPortThatContradictsThePeerEntryIsAnError() {
         assertThatThrownBy(() -> ServerConfig.resolve(Map.of("strata.node.id", "2", "strata.cluster.peers", PEERS,
                 "strata.server.raft-port", "9999")))
