@@ -50,6 +50,13 @@ final class RaftSettings {
         RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(c.logSegmentSize()));
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(Math.min(4 * MiB, c.logSegmentSize())));
+        // A write the disk refused halfway (full, or a file-size limit) leaves a torn entry before
+        // the open segment's zero-filled preallocation; by default Ratis then refuses to start, so
+        // a node that ran out of space could never come back. Keep the entries before the first
+        // unreadable one instead, as etcd repairs its WAL's torn tail: the torn entry was never
+        // acknowledged (its fsync failed), and the leader sends it again. Ratis logs a warning
+        // naming the segment and the count of entries kept.
+        RaftServerConfigKeys.Log.setCorruptionPolicy(p, RaftServerConfigKeys.Log.CorruptionPolicy.WARN_AND_RETURN);
 
         // The largest entry must fit every buffer on its way: the appender asserts an entry is
         // no larger than its byte limit, the log writer's buffer must hold it, and the gRPC
