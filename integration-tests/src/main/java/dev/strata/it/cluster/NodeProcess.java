@@ -1,0 +1,141 @@
+package dev.strata.it.cluster;
+
+import dev.strata.server.config.ConfigKey;
+import dev.strata.server.config.ConfigKeys;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Strata node as a real operating-system process ({@code dev.strata.server.Main} on this
+ * JVM's class path), so faults are real: SIGKILL leaves an unflushed engine behind, SIGSTOP
+ * freezes every thread, a file-size limit makes the disk refuse writes.
+ */
+public final class NodeProcess {
+    private static final String HEAP = "-Xmx384m";
+
+    private final Process process;
+    private volatile boolean paused;
+
+    private NodeProcess(Process process) {
+        this.process = process;
+    }
+
+    /** Starts a node with {@code config} (keys by name) given as flags; its output is appended to {@code log}. */
+    public static NodeProcess start(Map<String, String> config, Path log) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, HEAP, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "--enable-native-access=ALL-UNNAMED"));
+        if (Runtime.version().feature() >= 23) {
+            command.add("--sun-misc-unsafe-memory-access=allow"); // the Netty that Ratis shades, as bin/strata-server does
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.strata.server.Main"));
+        config.forEach((name, value) -> {
+            ConfigKey key = ConfigKeys.byName(name);
+            if (key == null) {
+                throw new IllegalArgumentException("unknown configuration key " + name);
+            }
+            command.add(key.flag() + "=" + value);
+        });
+        try {
+            Process p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+            return new NodeProcess(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command, e);
+        }
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    public boolean paused() {
+        return paused;
+    }
+
+    /** SIGKILL: no shutdown hook runs; only what reached the disk survives. */
+    public void kill9() {
+        process.destroyForcibly();
+        awaitExit(30, "SIGKILL");
+        paused = false;
+    }
+
+    /** SIGTERM and wait for the graceful shutdown (flush, leadership handed over). */
+    public void terminate() {
+        resume();
+        process.destroy();
+        if (!waitFor(90)) {
+            process.destroyForcibly();
+            awaitExit(30, "SIGKILL after an ignored SIGTERM");
+            throw new IllegalStateException("node process " + pid() + " did not stop within 90 s of SIGTERM");
+        }
+    }
+
+    /** SIGSTOP: every thread freezes, sockets stay open, peers see a silent node. */
+    public void pause() {
+        signal("STOP");
+        paused = true;
+    }
+
+    /** SIGCONT after {@link #pause}. */
+    public void resume() {
+        if (paused && alive()) {
+            signal("CONT");
+        }
+        paused = false;
+    }
+
+    /**
+     * Sets the largest file this process may write (RLIMIT_FSIZE, {@code -1} for unlimited): a
+     * write past it fails with EFBIG, as a full disk fails writes (the JVM ignores SIGXFSZ).
+     */
+    public void limitFileSize(long bytes) {
+        run("prlimit", "--pid", Long.toString(pid()), "--fsize=" + (bytes < 0 ? "unlimited" : Long.toString(bytes)));
+    }
+
+    private void signal(String name) {
+        run("kill", "-" + name, Long.toString(pid()));
+    }
+
+    private static void run(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes());
+            if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + output.strip());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(String.join(" ", command) + " could not run", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted running " + String.join(" ", command), e);
+        }
+    }
+
+    private void awaitExit(int seconds, String after) {
+        if (!waitFor(seconds)) {
+            throw new IllegalStateException("node process " + pid() + " did not exit within " + seconds + " s of " + after);
+        }
+    }
+
+    private boolean waitFor(int seconds) {
+        try {
+            return process.waitFor(seconds, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for node process " + pid(), e);
+        }
+    }
+}

@@ -1,0 +1,453 @@
+package dev.strata.it.cluster;
+
+import com.google.protobuf.ByteString;
+import dev.strata.proto.v1.ClusterGrpc;
+import dev.strata.proto.v1.Consistency;
+import dev.strata.proto.v1.KVGrpc;
+import dev.strata.proto.v1.KeyValue;
+import dev.strata.proto.v1.MemberAddRequest;
+import dev.strata.proto.v1.MemberListRequest;
+import dev.strata.proto.v1.MemberPromoteRequest;
+import dev.strata.proto.v1.MemberRemoveRequest;
+import dev.strata.proto.v1.RangeRequest;
+import dev.strata.proto.v1.RangeResponse;
+import dev.strata.proto.v1.StatusRequest;
+import dev.strata.proto.v1.StatusResponse;
+import dev.strata.proto.v1.TransferLeaderRequest;
+import dev.strata.server.testing.Ports;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+/**
+ * A Strata cluster of real server processes on loopback, each with its own data directory and
+ * ports, and a {@link FaultProxy} in front of every Raft port: the peer list names the proxies,
+ * so every Raft byte between nodes passes through the {@link Network}'s rules. Clients talk to
+ * the nodes' client ports directly.
+ */
+public final class ProcessCluster implements AutoCloseable {
+    /** How long an admin call (status, membership) may take; the harness polls, so short is fine. */
+    private static final Duration CALL = Duration.ofSeconds(5);
+    private static final Duration MEMBERSHIP_CALL = Duration.ofSeconds(60);
+
+    /** Small buffers and frequent checkpoints so log purging and checkpoint catch-up happen within short runs. */
+    private static final Map<String, String> DEFAULTS = Map.of(
+            "strata.engine.write-buffer-size", "2MiB",
+            "strata.engine.block-cache-size", "8MiB",
+            "strata.server.max-value-size", "1MiB",
+            "strata.server.max-request-size", "2MiB",
+            "strata.server.http-port", "0",
+            "strata.raft.snapshot.threshold-entries", "3000",
+            "strata.raft.log.segment-size", "1MiB");
+
+    /** Where one node listens; {@code proxyPort} is its Raft address as the other nodes know it. */
+    public record Node(long id, int clientPort, int raftPort, int proxyPort, boolean joined) {
+        public String clientAddress() {
+            return "127.0.0.1:" + clientPort;
+        }
+
+        String advertisedRaftAddress() {
+            return "127.0.0.1:" + proxyPort;
+        }
+
+        String peer() {
+            return id + "=127.0.0.1:" + proxyPort + ":" + clientPort;
+        }
+    }
+
+    private final Path dir;
+    private final Map<String, String> overrides;
+    private final Network network = new Network();
+    private final Map<Long, Node> initial = new ConcurrentSkipListMap<>();
+    private final Map<Long, Node> members = new ConcurrentSkipListMap<>();
+    private final Map<Long, NodeProcess> processes = new ConcurrentHashMap<>();
+    private final Map<Long, FaultProxy> proxies = new ConcurrentHashMap<>();
+    private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
+    private long nextId;
+
+    private ProcessCluster(Path dir, Map<String, String> overrides) {
+        this.dir = dir;
+        this.overrides = Map.copyOf(overrides);
+    }
+
+    /** Starts {@code size} nodes (ids 1..size) and waits until they agree on a leader. */
+    public static ProcessCluster start(Path dir, int size, Map<String, String> overrides) {
+        ProcessCluster c = new ProcessCluster(dir, overrides);
+        try {
+            Files.createDirectories(dir);
+            for (long id = 1; id <= size; id++) {
+                Node n = new Node(id, Ports.free(), Ports.free(), Ports.free(), false);
+                c.initial.put(id, n);
+                c.members.put(id, n);
+            }
+            c.nextId = size + 1;
+            for (long id : c.initial.keySet()) {
+                c.startNode(id);
+            }
+            c.awaitLeader(Duration.ofSeconds(90));
+        } catch (IOException e) {
+            c.close();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException | Error e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    public Network network() {
+        return network;
+    }
+
+    /** The members, as the harness configured them (sorted by id). */
+    public List<Long> memberIds() {
+        return List.copyOf(members.keySet());
+    }
+
+    public Node node(long id) {
+        return members.get(id);
+    }
+
+    /** Client addresses of every member, for a client that may use any of them. */
+    public List<String> clientAddresses() {
+        return members.values().stream().map(Node::clientAddress).toList();
+    }
+
+    public Path dataDir(long id) {
+        return dir.resolve("node" + id);
+    }
+
+    public Path log(long id) {
+        return dir.resolve("node" + id + ".log");
+    }
+
+    public boolean running(long id) {
+        NodeProcess p = processes.get(id);
+        return p != null && p.alive();
+    }
+
+    public NodeProcess process(long id) {
+        return processes.get(id);
+    }
+
+    private Map<String, String> config(Node n) {
+        Map<String, String> c = new HashMap<>(DEFAULTS);
+        c.put("strata.node.id", Long.toString(n.id()));
+        c.put("strata.cluster.peers", initial.values().stream().map(Node::peer).collect(Collectors.joining(",")));
+        c.put("strata.data.dir", dataDir(n.id()).toString());
+        c.put("strata.server.client-port", Integer.toString(n.clientPort()));
+        c.put("strata.server.raft-port", Integer.toString(n.proxyPort()));
+        c.put("strata.server.raft-listen-port", Integer.toString(n.raftPort()));
+        if (n.joined()) {
+            c.put("strata.cluster.join", "true");
+        }
+        c.putAll(overrides);
+        return c;
+    }
+
+    /** Starts node {@code id} (again, with whatever its data directory holds). */
+    public void startNode(long id) {
+        Node n = members.get(id);
+        if (running(id)) {
+            throw new IllegalStateException("node " + id + " is already running");
+        }
+        processes.put(id, NodeProcess.start(config(n), log(id)));
+        proxies.computeIfAbsent(id, i -> new FaultProxy(i, n.proxyPort(), n.raftPort(), network, this::nodePids));
+    }
+
+    public void kill9(long id) {
+        NodeProcess p = processes.get(id);
+        if (p != null) {
+            p.kill9();
+        }
+        dropChannel(id);
+    }
+
+    public void terminate(long id) {
+        NodeProcess p = processes.get(id);
+        if (p != null && p.alive()) {
+            p.terminate();
+        }
+        dropChannel(id);
+    }
+
+    /** Deletes a stopped node's data directory: the node comes back as a replaced disk would. */
+    public void wipe(long id) {
+        if (running(id)) {
+            throw new IllegalStateException("wipe node " + id + " only while it is stopped");
+        }
+        Path data = dataDir(id);
+        if (!Files.exists(data)) {
+            return;
+        }
+        try (var files = Files.walk(data)) {
+            for (Path p : files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot wipe " + data, e);
+        }
+    }
+
+    private long[][] nodePids() {
+        List<long[]> pids = new ArrayList<>();
+        processes.forEach((id, p) -> {
+            if (p.alive()) {
+                pids.add(new long[] {id, p.pid()});
+            }
+        });
+        return pids.toArray(long[][]::new);
+    }
+
+    // ---- Observing the cluster ------------------------------------------------------------
+
+    private ManagedChannel channel(long id) {
+        return channels.computeIfAbsent(id, i -> Grpc.newChannelBuilderForAddress("127.0.0.1", members.get(i).clientPort(),
+                InsecureChannelCredentials.create()).maxInboundMessageSize(16 << 20).build());
+    }
+
+    private void dropChannel(long id) {
+        ManagedChannel ch = channels.remove(id);
+        if (ch != null) {
+            ch.shutdownNow();
+        }
+    }
+
+    private ClusterGrpc.ClusterBlockingStub admin(long id) {
+        return ClusterGrpc.newBlockingStub(channel(id)).withDeadlineAfter(CALL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** For membership changes, which wait for the new configuration to commit (and a learner to catch up). */
+    private ClusterGrpc.ClusterBlockingStub membership(long id) {
+        return ClusterGrpc.newBlockingStub(channel(id)).withDeadlineAfter(MEMBERSHIP_CALL.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Node {@code id}'s status, or empty when it does not answer. */
+    public Optional<StatusResponse> status(long id) {
+        if (!running(id) || processes.get(id).paused()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(admin(id).status(StatusRequest.getDefaultInstance()));
+        } catch (RuntimeException unreachable) {
+            return Optional.empty();
+        }
+    }
+
+    /** The leader, when a running node says it is leader. */
+    public Optional<Long> leader() {
+        for (long id : memberIds()) {
+            Optional<StatusResponse> s = status(id);
+            if (s.isPresent() && s.get().getRole() == StatusResponse.Role.LEADER) {
+                return Optional.of(id);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Waits until a node leads and every running, unpaused node of its configuration names it as
+     * leader, and returns it. Nodes outside the configuration (started to join, or removed) have
+     * no leader to agree on and are not asked.
+     */
+    public long awaitLeader(Duration timeout) {
+        long[] leader = {0};
+        await(() -> {
+            Optional<Long> candidate = leader();
+            if (candidate.isEmpty()) {
+                return false;
+            }
+            for (long id : configuration(candidate.get())) {
+                if (!running(id) || processes.get(id).paused()) {
+                    continue;
+                }
+                if (status(id).map(s -> s.getLeaderId() != candidate.get()).orElse(true)) {
+                    return false;
+                }
+            }
+            leader[0] = candidate.get();
+            return true;
+        }, timeout, "the running members to agree on a leader");
+        return leader[0];
+    }
+
+    /** The ids in the configuration as node {@code id} knows it (voters and learners). */
+    private List<Long> configuration(long id) {
+        return admin(id).memberList(MemberListRequest.getDefaultInstance()).getMembersList().stream()
+                .map(dev.strata.proto.v1.Member::getId).toList();
+    }
+
+    /** Waits until every running member of the configuration has applied everything the leader had committed. */
+    public void awaitCaughtUp(Duration timeout) {
+        long leader = awaitLeader(timeout);
+        long target = status(leader).orElseThrow(() -> new IllegalStateException("leader " + leader + " stopped answering"))
+                .getCommitIndex();
+        for (long id : configuration(leader)) {
+            if (running(id) && !processes.get(id).paused()) {
+                await(() -> status(id).map(s -> s.getAppliedIndex() >= target).orElse(false), timeout,
+                        "node " + id + " to apply index " + target);
+            }
+        }
+    }
+
+    /**
+     * A digest of everything node {@code id} holds, read locally (SERIALIZABLE): keys, values and
+     * their revisions. Nodes that applied the same log have the same digest.
+     */
+    public Digest digest(long id) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        KVGrpc.KVBlockingStub kv = KVGrpc.newBlockingStub(channel(id));
+        RangeRequest all = RangeRequest.newBuilder().setKey(ByteString.EMPTY).setRangeEnd(ByteString.copyFrom(new byte[] {0}))
+                .setConsistency(Consistency.SERIALIZABLE).build();
+        long count = 0;
+        ByteString token = ByteString.EMPTY;
+        do {
+            RangeResponse page = kv.withDeadlineAfter(30, TimeUnit.SECONDS).range(all.toBuilder().setPageToken(token).build());
+            for (KeyValue e : page.getKvsList()) {
+                sha.update(ByteBuffer.allocate(4).putInt(e.getKey().size()).array());
+                sha.update(e.getKey().asReadOnlyByteBuffer());
+                sha.update(ByteBuffer.allocate(4).putInt(e.getValue().size()).array());
+                sha.update(e.getValue().asReadOnlyByteBuffer());
+                sha.update(ByteBuffer.allocate(24).putLong(e.getCreateRevision()).putLong(e.getModRevision())
+                        .putLong(e.getVersion()).array());
+                count++;
+            }
+            token = page.getNextPageToken();
+        } while (!token.isEmpty());
+        return new Digest(HexFormat.of().formatHex(sha.digest()), count);
+    }
+
+    /** A node's contents summarized: SHA-256 of the full scan and the number of keys. */
+    public record Digest(String sha256, long keys) {}
+
+    // ---- Membership ----------------------------------------------------------------------
+
+    /**
+     * Starts a new node in join mode, adds it as a learner, waits until it caught up, and promotes
+     * it. A membership call that times out may still complete (Ratis goes on with it), and a
+     * promotion that fails halfway leaves the node out of the configuration (see
+     * {@code RaftNode.promote}), so each step looks at the configuration and does what is left.
+     */
+    public long addNode(Duration timeout) {
+        long id = nextId++;
+        Node n = new Node(id, Ports.free(), Ports.free(), Ports.free(), true);
+        members.put(id, n);
+        try {
+            startNode(id);
+            await(() -> status(id).isPresent(), timeout, "node " + id + " to start");
+            await(() -> {
+                Optional<dev.strata.proto.v1.Member> m = configured(id);
+                if (m.isEmpty()) {
+                    membership(awaitLeader(timeout)).memberAdd(MemberAddRequest.newBuilder().setId(id)
+                            .setRaftAddress(n.advertisedRaftAddress()).setClientAddress(n.clientAddress()).build());
+                } else if (m.get().getIsLearner()) {
+                    awaitCaughtUp(timeout);
+                    membership(awaitLeader(timeout)).memberPromote(MemberPromoteRequest.newBuilder().setId(id).build());
+                } else {
+                    return true;
+                }
+                return false;
+            }, timeout, "node " + id + " to be added, caught up and promoted");
+            return id;
+        } catch (RuntimeException e) {
+            if (configured(id).isEmpty()) {
+                // Not a member: the cluster goes on without it.
+                kill9(id);
+                members.remove(id);
+                closeProxy(id);
+            }
+            throw e;
+        }
+    }
+
+    /** Node {@code id} as the leader's configuration lists it, if it does. */
+    private Optional<dev.strata.proto.v1.Member> configured(long id) {
+        long leader = awaitLeader(Duration.ofSeconds(30));
+        return admin(leader).memberList(MemberListRequest.getDefaultInstance()).getMembersList().stream()
+                .filter(m -> m.getId() == id).findFirst();
+    }
+
+    /** Removes node {@code id} from the configuration, then stops its process. */
+    public void removeNode(long id, Duration timeout) {
+        await(() -> {
+            if (configured(id).isPresent()) {
+                membership(awaitLeader(timeout)).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
+            }
+            return configured(id).isEmpty();
+        }, timeout, "node " + id + " to leave the configuration");
+        terminate(id);
+        members.remove(id);
+        closeProxy(id);
+    }
+
+    private void closeProxy(long id) {
+        FaultProxy proxy = proxies.remove(id);
+        if (proxy != null) {
+            proxy.close();
+        }
+    }
+
+    /** Asks the leader to hand leadership to {@code target}. */
+    public void transferLeader(long target) {
+        long leader = awaitLeader(Duration.ofSeconds(60));
+        membership(leader).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(target).build());
+    }
+
+    static void await(BooleanSupplier condition, Duration timeout, String what) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+            } catch (RuntimeException notYet) {
+                // A node may be starting, stopping or partitioned: only a final answer counts.
+            }
+            LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+        }
+        throw new IllegalStateException("timed out after " + timeout.toSeconds() + " s waiting for " + what);
+    }
+
+    @Override
+    public void close() {
+        network.heal();
+        for (NodeProcess p : processes.values()) {
+            try {
+                if (p.alive()) {
+                    p.kill9();
+                }
+            } catch (RuntimeException e) {
+                System.err.println("stopping node process " + p.pid() + " failed: " + e);
+            }
+        }
+        proxies.values().forEach(FaultProxy::close);
+        channels.values().forEach(ManagedChannel::shutdownNow);
+        channels.clear();
+    }
+}

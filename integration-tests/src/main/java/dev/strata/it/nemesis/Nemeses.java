@@ -1,0 +1,102 @@
+package dev.strata.it.nemesis;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Supplier;
+
+/** Every nemesis by name, and their composition. */
+public final class Nemeses {
+    private static final Map<String, Supplier<Nemesis>> ALL = new LinkedHashMap<>();
+
+    static {
+        add(() -> new Kill(Target.RANDOM));
+        add(() -> new Kill(Target.LEADER));
+        add(Restart::new);
+        add(() -> new Pause(Target.RANDOM));
+        add(() -> new Pause(Target.LEADER));
+        add(() -> new Partition(Partition.Shape.MAJORITY_MINORITY));
+        add(() -> new Partition(Partition.Shape.LEADER_ISOLATED));
+        add(() -> new Partition(Partition.Shape.BRIDGE));
+        add(() -> new BadLinks(BadLinks.Kind.SLOW));
+        add(() -> new BadLinks(BadLinks.Kind.LOSSY));
+        add(Wipe::new);
+        add(DiskFull::new);
+        add(MembershipChange::new);
+        add(LeaderTransfer::new);
+    }
+
+    /** Faults that take a node down or away; two at once on three nodes would leave no majority. */
+    private static final List<String> CRASHES = List.of("kill-node", "kill-leader", "restart", "pause-node", "pause-leader",
+            "wipe", "disk-full", "membership");
+
+    private Nemeses() {}
+
+    private static void add(Supplier<Nemesis> s) {
+        ALL.put(s.get().name(), s);
+    }
+
+    public static List<String> names() {
+        return List.copyOf(ALL.keySet());
+    }
+
+    /** A fresh nemesis by name. */
+    public static Nemesis named(String name) {
+        Supplier<Nemesis> s = ALL.get(name);
+        if (s == null) {
+            throw new IllegalArgumentException("unknown nemesis \"" + name + "\"; known: " + String.join(", ", ALL.keySet()));
+        }
+        return s.get();
+    }
+
+    /** Several nemeses injected together and healed in reverse order. */
+    public static Nemesis compose(List<Nemesis> parts) {
+        return parts.size() == 1 ? parts.get(0) : new Composite(parts);
+    }
+
+    /**
+     * A random composition from {@code allowed}: one fault, or one crash-type fault with one
+     * network or leadership fault (never two crashes, which on three nodes would leave no
+     * quorum). A wipe always runs alone: a voter that lost its log is safe only while every other
+     * node is up and connected, as Raft assumes.
+     */
+    public static Nemesis random(List<String> allowed, Random random) {
+        String first = allowed.get(random.nextInt(allowed.size()));
+        List<Nemesis> parts = new ArrayList<>(List.of(named(first)));
+        List<String> companions = first.equals("wipe") ? List.of() : allowed.stream()
+                .filter(n -> !n.equals(first) && !n.equals("wipe") && !(CRASHES.contains(n) && CRASHES.contains(first))
+                        && !(n.startsWith("partition") && first.startsWith("partition")))
+                .toList();
+        if (!companions.isEmpty() && random.nextBoolean()) {
+            parts.add(named(companions.get(random.nextInt(companions.size()))));
+        }
+        return compose(parts);
+    }
+
+    private record Composite(List<Nemesis> parts) implements Nemesis {
+        @Override
+        public String name() {
+            return String.join("+", parts.stream().map(Nemesis::name).toList());
+        }
+
+        @Override
+        public String inject(FaultContext c) {
+            List<String> done = new ArrayList<>();
+            for (Nemesis n : parts) {
+                done.add(n.inject(c));
+            }
+            return String.join("; ", done);
+        }
+
+        @Override
+        public String heal(FaultContext c) {
+            List<String> done = new ArrayList<>();
+            for (Nemesis n : parts.reversed()) {
+                done.add(n.heal(c));
+            }
+            return String.join("; ", done);
+        }
+    }
+}
