@@ -350,30 +350,14 @@ public final class ProcessCluster implements AutoCloseable {
 
     /**
      * Starts a new node in join mode, adds it as a learner, waits until it caught up, and promotes
-     * it. A membership call that times out may still complete (Ratis goes on with it), and a
-     * promotion that fails halfway leaves the node out of the configuration (see
-     * {@code RaftNode.promote}), so each step looks at the configuration and does what is left.
+     * it; returns its id.
      */
     public long addNode(Duration timeout) {
         long id = nextId++;
         Node n = new Node(id, Ports.free(), Ports.free(), Ports.free(), true);
         members.put(id, n);
         try {
-            startNode(id);
-            await(() -> status(id).isPresent(), timeout, "node " + id + " to start");
-            await(() -> {
-                Optional<dev.strata.proto.v1.Member> m = configured(id);
-                if (m.isEmpty()) {
-                    membership(awaitLeader(timeout)).memberAdd(MemberAddRequest.newBuilder().setId(id)
-                            .setRaftAddress(n.advertisedRaftAddress()).setClientAddress(n.clientAddress()).build());
-                } else if (m.get().getIsLearner()) {
-                    awaitCaughtUp(timeout);
-                    membership(awaitLeader(timeout)).memberPromote(MemberPromoteRequest.newBuilder().setId(id).build());
-                } else {
-                    return true;
-                }
-                return false;
-            }, timeout, "node " + id + " to be added, caught up and promoted");
+            join(n, timeout);
             return id;
         } catch (RuntimeException e) {
             if (configured(id).isEmpty()) {
@@ -384,6 +368,54 @@ public final class ProcessCluster implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Brings back a stopped node whose data directory is gone, as an operator replaces a disk:
+     * remove the member, then add it again, empty, through join, learner and promotion. (Started
+     * in place as a voter it would break Raft's assumption that a node keeps what it
+     * acknowledged: the leader would go on sending from the old match index, and its vote could
+     * elect a leader that lacks committed entries.)
+     */
+    public void replaceWipedNode(long id, Duration timeout) {
+        if (running(id)) {
+            throw new IllegalStateException("node " + id + " must be stopped to be replaced");
+        }
+        await(() -> {
+            if (configured(id).isPresent()) {
+                membership(awaitLeader(timeout)).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
+            }
+            return configured(id).isEmpty();
+        }, timeout, "node " + id + " to leave the configuration");
+        Node old = members.get(id);
+        Node fresh = new Node(id, old.clientPort(), old.raftPort(), old.proxyPort(), true);
+        members.put(id, fresh);
+        join(fresh, timeout);
+    }
+
+    /**
+     * Starts node {@code n} in join mode and walks it into the voters. A membership call that
+     * times out may still complete (Ratis goes on with it), and a promotion that fails halfway
+     * leaves the node out of the configuration (see {@code RaftNode.promote}), so each step
+     * looks at the configuration and does what is left.
+     */
+    private void join(Node n, Duration timeout) {
+        long id = n.id();
+        startNode(id);
+        await(() -> status(id).isPresent(), timeout, "node " + id + " to start");
+        await(() -> {
+            Optional<dev.strata.proto.v1.Member> m = configured(id);
+            if (m.isEmpty()) {
+                membership(awaitLeader(timeout)).memberAdd(MemberAddRequest.newBuilder().setId(id)
+                        .setRaftAddress(n.advertisedRaftAddress()).setClientAddress(n.clientAddress()).build());
+            } else if (m.get().getIsLearner()) {
+                awaitCaughtUp(timeout);
+                membership(awaitLeader(timeout)).memberPromote(MemberPromoteRequest.newBuilder().setId(id).build());
+            } else {
+                return true;
+            }
+            return false;
+        }, timeout, "node " + id + " to be added, caught up and promoted");
     }
 
     /** Node {@code id} as the leader's configuration lists it, if it does. */

@@ -1,10 +1,10 @@
 package dev.strata.it.nemesis;
 
 /**
- * A follower's disk replaced: kill -9, delete its data directory, start it again empty with the
- * same id. It must catch up from the others (by checkpoint once the log is purged). Only a
- * follower: a voter that forgets its log and votes is safe only while a majority that holds
- * every committed entry is up, which is why this nemesis is never combined with another crash.
+ * A follower's disk lost: kill -9 it and delete its data directory. Heal does what an operator
+ * does for a replaced disk: remove the member, start it empty in join mode, add it as a learner
+ * (it catches up from a checkpoint once the log is purged) and promote it. Only a follower, and
+ * never combined with another crash: while it is gone, the others must hold a majority.
  */
 public final class Wipe implements Nemesis {
     private long victim;
@@ -24,7 +24,7 @@ public final class Wipe implements Nemesis {
 
     @Override
     public String heal(FaultContext c) {
-        c.cluster().startNode(victim);
-        return "start node " + victim + " empty";
+        c.cluster().replaceWipedNode(victim, FaultContext.PATIENCE);
+        return "remove node " + victim + ", then add it again empty (learner, caught up, promoted)";
     }
 }
