@@ -27,6 +27,14 @@ final class ServerProcess {
 
     /** Starts a node with {@code config} given as flags; its output goes to {@code log} (appended). */
     static ServerProcess start(Map<String, String> config, Path log) {
+        return start(config, Map.of(), log);
+    }
+
+    /**
+     * Starts a node with {@code config} given as flags and {@code env} added to this JVM's
+     * environment (as a container's env would be: {@code STRATA_*} keys, {@code POD_NAME}).
+     */
+    static ServerProcess start(Map<String, String> config, Map<String, String> env, Path log) {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
                 "dev.strata.server.Main"));
@@ -35,10 +43,11 @@ final class ServerProcess {
             command.add(key.flag() + "=" + value);
         });
         try {
-            Process p = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().putAll(env);
+            Process p = builder.start();
             return new ServerProcess(p, log);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);

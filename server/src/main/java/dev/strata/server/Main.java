@@ -103,7 +103,9 @@ public final class Main {
                 .description("A properties file of key=value lines (keys as below). Env: STRATA_CONFIG.").build());
         for (ConfigKey k : ConfigKeys.ALL) {
             OptionSpec.Builder o = OptionSpec.builder(k.flag()).type(String.class)
-                    .description(k.description(), "Key " + k.name() + ", env " + k.env() + ", default: "
+                    // The default on a line of its own: picocli may wrap a long line at a dot, which would
+                    // split a dotted default (the StatefulSet host template) in two.
+                    .description(k.description(), "Key " + k.name() + ", env " + k.env() + ",", "default: "
                             + (k.defaultValue().isEmpty() ? "(none)" : k.defaultValue()) + ".");
             if (k == ConfigKeys.JOIN) {
                 o.arity("0..1").fallbackValue("true").paramLabel("BOOL");

@@ -3,6 +3,7 @@ package dev.strata.server;
 import dev.strata.server.config.ServerConfig;
 import dev.strata.server.grpc.ApiServer;
 import dev.strata.server.metrics.CheckpointMetrics;
+import dev.strata.server.metrics.DiskMetrics;
 import dev.strata.server.metrics.EngineMetrics;
 import dev.strata.server.metrics.HttpEndpoint;
 import dev.strata.server.metrics.RaftMetrics;
@@ -79,6 +80,7 @@ public final class StrataServer implements AutoCloseable {
         node.start();
         RaftMetrics.register(registry, node);
         CheckpointMetrics.register(registry, node.stateMachine().checkpointStats());
+        DiskMetrics.register(registry, config.dataDir());
         EngineStats first = node.stateMachine().engineStats();
         engineMetrics = EngineMetrics.register(registry, () -> node.stateMachine().engineStats(), first == null ? 0 : first.levels().size());
         new JvmMemoryMetrics().bindTo(registry);

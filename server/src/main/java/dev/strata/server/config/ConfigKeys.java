@@ -15,6 +15,20 @@ public final class ConfigKeys {
                     + "This node's entry sets its own Raft and client ports.");
     public static final ConfigKey JOIN = new ConfigKey("strata.cluster.join", "--join", "false",
             "Start as a new member of a running cluster: wait, with no data, to be added with Cluster/MemberAdd.");
+    public static final ConfigKey STATEFULSET_SERVICE = new ConfigKey("strata.cluster.statefulset.service",
+            "--statefulset-service", "",
+            "In a Kubernetes StatefulSet: the headless Service's name. When set, the node id (pod ordinal + 1), the "
+                    + "initial peers (the first initial-size pods, at their DNS names and this node's ports) and join "
+                    + "(ordinal >= initial-size) are derived from the POD_NAME environment variable; "
+                    + "node id and peers must then be left unset. Empty: off.");
+    public static final ConfigKey STATEFULSET_INITIAL_SIZE = new ConfigKey("strata.cluster.statefulset.initial-size",
+            "--statefulset-initial-size", "3",
+            "With statefulset.service: how many pods formed the cluster (the first replica count, not the current one); "
+                    + "pods at or above it start in join mode.");
+    public static final ConfigKey STATEFULSET_HOST_TEMPLATE = new ConfigKey("strata.cluster.statefulset.host-template",
+            "--statefulset-host-template", "{pod}.{service}.{namespace}.svc.cluster.local",
+            "With statefulset.service: a peer's host from {pod}, {ordinal}, {service} and {namespace} "
+                    + "(POD_NAMESPACE); change it for another cluster domain.");
     public static final ConfigKey DATA_DIR = new ConfigKey("strata.data.dir", "--data-dir", "data",
             "Directory of this node's data: the engine in engine/, the Raft log in raft/.");
     public static final ConfigKey BIND_ADDRESS = new ConfigKey("strata.server.bind-address", "--bind-address", "127.0.0.1",
@@ -68,7 +82,8 @@ public final class ConfigKeys {
                     + "while they take at most this fraction of the live data; 0 keeps none.");
 
     /** Every key, in the order {@code --help} and the start-up log show them. */
-    public static final List<ConfigKey> ALL = List.of(NODE_ID, CLUSTER_NAME, PEERS, JOIN, DATA_DIR, BIND_ADDRESS, CLIENT_PORT,
+    public static final List<ConfigKey> ALL = List.of(NODE_ID, CLUSTER_NAME, PEERS, JOIN, STATEFULSET_SERVICE,
+            STATEFULSET_INITIAL_SIZE, STATEFULSET_HOST_TEMPLATE, DATA_DIR, BIND_ADDRESS, CLIENT_PORT,
             RAFT_PORT, RAFT_LISTEN_PORT, HTTP_PORT, MAX_VALUE_SIZE, MAX_REQUEST_SIZE, REQUEST_TIMEOUT, SHUTDOWN_TIMEOUT, PAGE_MAX_ENTRIES,
             PAGE_MAX_BYTES, READY_MAX_LAG, ELECTION_TIMEOUT, RAFT_REQUEST_TIMEOUT, LEADER_LEASE, SNAPSHOT_ENTRIES,
             SNAPSHOT_BYTES, LOG_SEGMENT_SIZE, WRITE_BUFFER_SIZE, BLOCK_CACHE_SIZE, COMPACTION_THREADS, DELTA_RETENTION);
