@@ -18,6 +18,8 @@ import dev.strata.server.testing.Ports;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,6 +49,7 @@ import java.util.stream.Collectors;
  * the nodes' client ports directly.
  */
 public final class ProcessCluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessCluster.class);
     /** How long an admin call (status, membership) may take; the harness polls, so short is fine. */
     private static final Duration CALL = Duration.ofSeconds(5);
     private static final Duration MEMBERSHIP_CALL = Duration.ofSeconds(60);
@@ -172,7 +175,9 @@ public final class ProcessCluster implements AutoCloseable {
         if (running(id)) {
             throw new IllegalStateException("node " + id + " is already running");
         }
-        processes.put(id, NodeProcess.start(config(n), log(id)));
+        NodeProcess p = NodeProcess.start(config(n), log(id));
+        processes.put(id, p);
+        LOG.info("node {} started as process {}", id, p.pid());
         proxies.computeIfAbsent(id, i -> new FaultProxy(i, n.proxyPort(), n.raftPort(), network, this::nodePids));
     }
 

@@ -10,6 +10,7 @@ import dev.strata.client.StrataClient;
 import dev.strata.client.StrataException;
 import dev.strata.client.TxnResult;
 import dev.strata.client.Op;
+import dev.strata.it.cluster.NodeProcess;
 import dev.strata.it.cluster.ProcessCluster;
 import dev.strata.it.history.OpKind;
 import dev.strata.it.history.ReadConsistency;
@@ -227,7 +228,7 @@ public final class Workload implements AutoCloseable {
 
     private void getSerializable(int client, String key, Random random) {
         long node = pickNode(random);
-        Recorder.Call call = recorder.invoke(client, OpKind.GET, key, null, null, null, ReadConsistency.SERIALIZABLE, node);
+        Recorder.Call call = recorder.invoke(client, OpKind.GET, key, null, null, null, ReadConsistency.SERIALIZABLE, processOf(node));
         try {
             GetResponse r = stub(node).get(GetRequest.newBuilder().setKey(ByteString.copyFromUtf8(key))
                     .setConsistency(Consistency.SERIALIZABLE).build());
@@ -240,7 +241,7 @@ public final class Workload implements AutoCloseable {
 
     private void rangeSerializable(int client, String from, String to, Random random) {
         long node = pickNode(random);
-        Recorder.Call call = recorder.invoke(client, OpKind.RANGE, from, to, null, null, ReadConsistency.SERIALIZABLE, node);
+        Recorder.Call call = recorder.invoke(client, OpKind.RANGE, from, to, null, null, ReadConsistency.SERIALIZABLE, processOf(node));
         try {
             RangeResponse r = stub(node).range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8(from))
                     .setRangeEnd(ByteString.copyFromUtf8(to)).setConsistency(Consistency.SERIALIZABLE).build());
@@ -250,6 +251,16 @@ public final class Workload implements AutoCloseable {
         } catch (RuntimeException e) {
             call.failed(Status.fromThrowable(e).toString());
         }
+    }
+
+    /**
+     * Which node process a serializable read went to: its pid. Reads are monotonic while a
+     * process lives; a restarted node replays its log, and a replaced one starts empty, so each
+     * may serve an older state until it has caught up (see docs/fault-injection.md).
+     */
+    private long processOf(long node) {
+        NodeProcess p = cluster.process(node);
+        return p == null ? 0 : p.pid();
     }
 
     private long pickNode(Random random) {
