@@ -22,7 +22,7 @@ record KeyOp(Operation source, Effect effect, String value, String expected, Boo
     /** What a part does to its key. */
     enum Effect { READ, PUT, DELETE, CAS }
 
-    /** A linearizable read of {@code key} that saw {@code observed}, from a GET or part of a RANGE. */
+    /** A linearizable read that saw {@code observed}: a GET, or a RANGE's part on one key. */
     static KeyOp read(Operation source, String observed) {
         return new KeyOp(source, Effect.READ, null, null, null, observed, source.invokedNanos(), source.completedNanos());
     }
@@ -66,6 +66,11 @@ record KeyOp(Operation source, Effect effect, String value, String expected, Boo
         };
     }
 
+    /** Whether this is a {@code PUT} or {@code DELETE}: a write whose effect does not depend on the state. */
+    boolean blindWrite() {
+        return effect == Effect.PUT || effect == Effect.DELETE;
+    }
+
     /** Whether this part may change the key: a PUT, a DELETE, or a CAS not known to have failed its compare. */
     boolean mayWrite() {
         return effect != Effect.READ && !(effect == Effect.CAS && Boolean.FALSE.equals(swapped));
@@ -94,7 +99,13 @@ record KeyOp(Operation source, Effect effect, String value, String expected, Boo
         return effect == Effect.CAS && Boolean.FALSE.equals(swapped);
     }
 
+    /** Whether this is a write of unknown outcome that may take effect at any point after its call. */
     boolean unknownOutcome() {
         return returnNanos == Long.MAX_VALUE;
+    }
+
+    /** This part, known to have taken effect by {@code returnNanos}. */
+    KeyOp returningAt(long returnNanos) {
+        return new KeyOp(source, effect, value, expected, swapped, observed, invokedNanos, returnNanos);
     }
 }

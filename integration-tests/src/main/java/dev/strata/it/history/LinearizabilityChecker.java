@@ -13,15 +13,20 @@ import java.util.Set;
  * operations, each placed between its invocation and its completion, in which every read returns
  * what the writes before it left.
  *
- * <p>The history is split into one sub-history per key ({@link KeyHistories}: which operations
- * count, how a {@code RANGE} is read) and each is searched on its own ({@link KeySearch}) under
- * a {@link SearchBudget}. The model of a key: initially absent; {@code PUT} sets it,
- * {@code DELETE} makes it absent, {@code CAS} sets it when it holds the expected value (absent
- * when none is expected) and reports whether it did, {@code GET} returns it. {@link ReadConsistency#SERIALIZABLE}
- * reads take no part: {@link SerializableReadChecker} judges them.
+ * <p>The model of a key: initially absent; {@code PUT} sets it, {@code DELETE} makes it absent,
+ * {@code CAS} sets it when it holds the expected value (absent when none is expected) and reports
+ * whether it did, {@code GET} returns it. A {@code FAIL} write did nothing; an {@code UNKNOWN} one
+ * may take effect at any point after its invocation, or never; a read that is not {@code OK} says
+ * nothing. {@link ReadConsistency#SERIALIZABLE} reads take no part: {@link SerializableReadChecker}
+ * judges them.
  *
- * <p>A key found not linearizable is shrunk to a minimal sub-history that is still not
- * linearizable ({@link ViolationShrinker}), the operations to look at.
+ * <p>Each key is checked on its own, which is exact for a store of independent keys
+ * ({@link KeyHistories}). A {@code RANGE} counts as one read of each key of the history in its
+ * bounds, absent where it returned none: that checks each key's part of a range, not that the
+ * range saw all keys at one instant. Writes of unknown outcome are narrowed where the rest of the
+ * history allows ({@link UnknownWrites}), then the key is searched ({@link KeySearch}) within a
+ * {@link SearchBudget}; a key found not linearizable is shrunk to a minimal sub-history that is
+ * still not linearizable ({@link ViolationShrinker}), the operations to look at.
  *
  * <p>Thread-safe: it holds no state. Deterministic: the same history gives the same result.
  */
@@ -40,7 +45,7 @@ public final class LinearizabilityChecker {
         List<LinearizabilityResult.UndecidedKey> undecided = new ArrayList<>();
         for (Map.Entry<String, List<KeyOp>> entry : KeyHistories.split(history).entrySet()) {
             String key = entry.getKey();
-            List<KeyOp> ops = withoutUnobservedUnknownWrites(entry.getValue());
+            List<KeyOp> ops = UnknownWrites.narrow(entry.getValue());
             keys.add(key);
             KeySearch.Result result = KeySearch.run(ops, budget.stepsPerKey());
             switch (result.verdict()) {
@@ -55,17 +60,6 @@ public final class LinearizabilityChecker {
         return LinearizabilityResult.of(keys, violations, undecided);
     }
 
-    /**
-     * {@code ops} without the writes of unknown outcome that nothing shows took effect. Leaving
-     * such a write out is safe both ways: it can always be put back as never having happened, and
-     * {@link WriteRemoval} says when taking it out cannot break a linearization. Each one left in
-     * would stay concurrent with everything after its call and multiply the configurations to search.
-     */
-    private static List<KeyOp> withoutUnobservedUnknownWrites(List<KeyOp> ops) {
-        WriteRemoval rule = new WriteRemoval(ops);
-        return ops.stream().filter(op -> !(op.unknownOutcome() && rule.allows(op))).toList();
-    }
-
     private static KeyViolation violation(String key, ViolationShrinker.Shrunk shrunk, int operationsOnKey,
                                           List<Operation> history) {
         List<Operation> subHistory = shrunk.ops().stream()
@@ -73,14 +67,14 @@ public final class LinearizabilityChecker {
                 .distinct()
                 .sorted(Comparator.comparingLong(Operation::invokedNanos).thenComparingLong(Operation::id))
                 .toList();
-        long origin = OperationText.origin(subHistory);
+        List<Operation> failed = failedWritesOfObservedValues(key, shrunk.ops(), history);
+        long origin = Math.min(OperationText.origin(subHistory), OperationText.origin(failed));
         StringBuilder report = new StringBuilder()
                 .append("key ").append(OperationText.quote(key)).append(" is not linearizable; ")
                 .append(shrunk.minimal() ? "a minimal sub-history" : "a sub-history (shrinking ran out of budget)")
                 .append(", ").append(subHistory.size()).append(" of its ").append(operationsOnKey)
                 .append(" operations, in ms from the first:\n")
                 .append(OperationText.block(subHistory, origin, key));
-        List<Operation> failed = failedWritesOfObservedValues(key, shrunk.ops(), history);
         if (!failed.isEmpty()) {
             report.append("  writes of values read above that FAILed, so count as never applied:\n")
                     .append(OperationText.block(failed, origin, key));

@@ -29,9 +29,12 @@ final class OperationText {
         return out.toString();
     }
 
-    /** The earliest invocation in {@code ops}, the origin that makes their times read on their own. */
+    /**
+     * The earliest invocation in {@code ops}, the origin that makes their times read on their own;
+     * {@link Long#MAX_VALUE} when there are none.
+     */
     static long origin(List<Operation> ops) {
-        return ops.stream().mapToLong(Operation::invokedNanos).min().orElse(0);
+        return ops.stream().mapToLong(Operation::invokedNanos).min().orElse(Long.MAX_VALUE);
     }
 
     /** {@code op} on one line after its invoke and complete times, in ms after {@code originNanos}. */

@@ -20,6 +20,7 @@ import dev.strata.it.workload.Payloads;
 import dev.strata.it.workload.Recorder;
 import dev.strata.it.workload.Workload;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,7 +65,7 @@ public final class TortureRun {
         this.historyFile = historyFile;
     }
 
-    public RunResult run() throws InterruptedException {
+    public RunResult run() throws InterruptedException, IOException {
         Instant started = Instant.now();
         Random random = new Random(seed);
         FaultContext context = new FaultContext(cluster, random);
