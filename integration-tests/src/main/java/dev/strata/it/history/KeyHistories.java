@@ -19,8 +19,8 @@ import java.util.TreeSet;
  * key's part of a range, not that the range saw all keys at one instant.
  *
  * <p>Keys are ordered with {@link String#compareTo}, which is the servers' order (UTF-8 bytes)
- * for the ASCII keys the harness writes; keys beyond the Basic Multilingual Plane would compare
- * differently.
+ * for the ASCII keys the harness writes; it differs only between characters above U+FFFF and
+ * those from U+E000 to U+FFFF.
  */
 final class KeyHistories {
     private KeyHistories() {}

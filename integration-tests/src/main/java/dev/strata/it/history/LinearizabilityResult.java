@@ -52,7 +52,7 @@ public record LinearizabilityResult(Verdict verdict, List<String> keysChecked, L
         violations.forEach(v -> out.append(v.report()));
         undecidedKeys.forEach(u -> out.append("key ").append(OperationText.quote(u.key()))
                 .append(" is undecided: the search gave up after ").append(u.steps()).append(" steps over ")
-                .append(u.operations()).append(" operations (raise SearchBudget.stepsPerKey)\n"));
+                .append(u.operations()).append(" operations (raise the search budget's steps per key)\n"));
         return out.toString();
     }
 }

@@ -10,7 +10,6 @@ import dev.strata.client.StrataClient;
 import dev.strata.client.StrataException;
 import dev.strata.client.TxnResult;
 import dev.strata.client.Op;
-import dev.strata.it.cluster.NodeProcess;
 import dev.strata.it.cluster.ProcessCluster;
 import dev.strata.it.history.OpKind;
 import dev.strata.it.history.ReadConsistency;
@@ -259,12 +258,12 @@ public final class Workload implements AutoCloseable {
      * may serve an older state until it has caught up (see docs/fault-injection.md).
      */
     private long processOf(long node) {
-        NodeProcess p = cluster.process(node);
-        return p == null ? 0 : p.pid();
+        return cluster.process(node).pid();
     }
 
+    /** A member with a process (a read sent to a stopped node just fails, as it would for a client). */
     private long pickNode(Random random) {
-        List<Long> ids = cluster.memberIds();
+        List<Long> ids = cluster.memberIds().stream().filter(id -> cluster.process(id) != null).toList();
         return ids.get(random.nextInt(ids.size()));
     }
 

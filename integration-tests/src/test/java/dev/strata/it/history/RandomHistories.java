@@ -55,7 +55,7 @@ final class RandomHistories {
             Outcome outcome = kind.isWrite() && random.nextDouble() < shape.unknownWrites() ? Outcome.UNKNOWN : Outcome.OK;
             long effectAt = invoked + (long) (random.nextDouble() * (completed - invoked));
             if (outcome == Outcome.UNKNOWN) {
-                // After the client gave up, or never (-1).
+                // Anywhere from its invocation to well after the client gave up, or never (-1).
                 effectAt = random.nextBoolean() ? -1 : invoked + (long) (random.nextDouble() * 4 * (completed - invoked));
             }
             String key = keys.get(random.nextInt(keys.size()));
