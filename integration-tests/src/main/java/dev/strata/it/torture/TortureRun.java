@@ -47,7 +47,7 @@ public final class TortureRun {
     /** How a run is shaped. {@code traffic} is how long the clients run; faults cycle within it. */
     public record Settings(Duration traffic, int clients, int hotKeys, Duration faultFor, Duration quietFor) {
         public static Settings forTests() {
-            return new Settings(Duration.ofSeconds(12), 4, 6, Duration.ofSeconds(3), Duration.ofSeconds(2));
+            return new Settings(Duration.ofSeconds(10), 4, 6, Duration.ofSeconds(3), Duration.ofSeconds(2));
         }
     }
 

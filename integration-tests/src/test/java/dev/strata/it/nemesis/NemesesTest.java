@@ -1,0 +1,47 @@
+package dev.strata.it.nemesis;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class NemesesTest {
+    private static final List<String> CRASHES = List.of("kill-node", "kill-leader", "restart", "pause-node", "pause-leader",
+            "wipe", "disk-full", "membership");
+
+    @Test
+    void everyNameGivesANemesisOfThatName() {
+        for (String name : Nemeses.names()) {
+            assertThat(Nemeses.named(name).name()).isEqualTo(name);
+        }
+    }
+
+    @Test
+    void anUnknownNameIsRefusedWithTheKnownOnes() {
+        assertThatThrownBy(() -> Nemeses.named("meteor"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown nemesis \"meteor\"")
+                .hasMessageContaining("kill-leader");
+    }
+
+    @Test
+    void randomCompositionsNeverPairTwoCrashesOrTwoPartitionsAndWipeRunsAlone() {
+        Random random = new Random(7);
+        int composed = 0;
+        for (int i = 0; i < 2000; i++) {
+            List<String> parts = List.of(Nemeses.random(Nemeses.names(), random).name().split("\\+"));
+            assertThat(parts).hasSizeBetween(1, 2);
+            if (parts.size() == 2) {
+                composed++;
+                assertThat(parts).doesNotContain("wipe");
+                assertThat(parts.stream().filter(CRASHES::contains).count()).isLessThanOrEqualTo(1);
+                assertThat(parts.stream().filter(p -> p.startsWith("partition")).count()).isLessThanOrEqualTo(1);
+                assertThat(parts.get(0)).isNotEqualTo(parts.get(1));
+            }
+        }
+        assertThat(composed).as("compositions drawn").isPositive();
+    }
+}
