@@ -6,6 +6,7 @@ import dev.strata.proto.v1.GetResponse;
 import dev.strata.proto.v1.KVGrpc;
 import dev.strata.client.cli.ExitCode;
 import dev.strata.client.cli.StrataCommand;
+import dev.strata.client.testing.TestCertificates;
 import io.grpc.Grpc;
 import io.grpc.Server;
 import io.grpc.TlsServerCredentials;
