@@ -63,7 +63,7 @@ class TlsTest {
     }
 
     private static StrataClient.Builder client(String endpoint) {
-        return StrataClient.builder().endpoints(endpoint).timeout(Duration.ofSeconds(2));
+        return StrataClient.builder().endpoints(endpoint).timeout(Duration.ofSeconds(10));
     }
 
     @Test
