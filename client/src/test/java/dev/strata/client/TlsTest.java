@@ -75,12 +75,14 @@ class TlsTest {
             assertThat(c.get("k").orElseThrow().valueUtf8()).isEqualTo("secret");
         }
         try (StrataClient plaintext = client(endpoint).build()) {
-            assertThatThrownBy(() -> plaintext.get("k")).isInstanceOf(StrataException.class);
+            assertThatThrownBy(() -> plaintext.get("k")).isInstanceOf(StrataException.class)
+                    .hasMessageContaining("connect over TLS");
         }
         TestCertificates other = new TestCertificates(dir, "other");
         try (StrataClient wrongCa = client(endpoint).tls(other.caFile()).build()) {
             assertThatThrownBy(() -> wrongCa.get("k")).isInstanceOf(StrataException.class)
-                    .satisfies(e -> assertThat(((StrataException) e).code()).isEqualTo(StrataException.Code.UNAVAILABLE));
+                    .satisfies(e -> assertThat(((StrataException) e).code()).isEqualTo(StrataException.Code.UNAVAILABLE))
+                    .hasMessageContaining("TLS handshake failed");
         }
     }
 
