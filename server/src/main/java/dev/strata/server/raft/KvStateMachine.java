@@ -138,6 +138,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private volatile int failedFetches;
     /** A member's client address (the checkpoint service listens there), or null; set by the node. */
     private volatile LongFunction<String> clientAddresses = id -> null;
+    /** How checkpoint fetches reach other members' client ports (plaintext or TLS); set by the node. */
     private volatile ChannelCredentials checkpointCredentials = InsecureChannelCredentials.create();
 
     /** Null while paused or closed. Written under the view lock's write side. */

@@ -3,6 +3,7 @@ package dev.strata.server.tls;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
+import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -57,7 +58,7 @@ final class ReloadingKeyManager extends X509ExtendedKeyManager {
             KeyManagerFactory factory = KeyManagerFactory.getInstance("SunX509");
             factory.init(store, PASSWORD);
             return new Loaded(alias, key, (X509ExtendedKeyManager) factory.getKeyManagers()[0]);
-        } catch (GeneralSecurityException | java.io.IOException e) {
+        } catch (GeneralSecurityException | IOException e) {
             throw new IllegalArgumentException("cannot hold " + key.describe() + " in a key store: " + e, e);
         }
     }

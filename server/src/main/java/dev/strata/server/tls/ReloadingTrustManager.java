@@ -3,6 +3,7 @@ package dev.strata.server.tls;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
+import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -46,7 +47,7 @@ final class ReloadingTrustManager extends X509ExtendedTrustManager {
             TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
             factory.init(store);
             return new Loaded(List.copyOf(cas), (X509ExtendedTrustManager) factory.getTrustManagers()[0]);
-        } catch (GeneralSecurityException | java.io.IOException e) {
+        } catch (GeneralSecurityException | IOException e) {
             throw Pem.error(setting, file, "cannot be used as trusted CAs: " + e);
         }
     }
