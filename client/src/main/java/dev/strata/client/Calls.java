@@ -11,6 +11,7 @@ import io.grpc.stub.StreamObserver;
 
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -146,8 +147,9 @@ final class Calls {
 
     /**
      * What gRPC's terse transport errors ("io exception", "ssl exception") leave out: the TLS
-     * failure under them, or, for a plaintext client whose connection the node closed unread,
-     * that TLS is the likely reason. Empty when there is nothing to add.
+     * failure under them, or, for a plaintext client whose connection the node closed or reset
+     * unanswered (what a TLS port does to it), that TLS may be the reason. Empty when there is
+     * nothing to add.
      */
     static String transportHint(Status status, Throwable t, boolean plaintext) {
         if (status.getCode() != Status.Code.UNAVAILABLE) {
@@ -163,11 +165,24 @@ final class Calls {
                 return " (TLS handshake failed: " + detail + ")";
             }
         }
-        if (plaintext && "Network closed for unknown reason".equals(status.getDescription())) {
-            return " (the node closed the connection before answering, as a node serving TLS does to a plaintext "
-                    + "client: connect over TLS)";
+        if (plaintext && closedUnanswered(status, t)) {
+            return " (the node closed the connection unanswered, as a node serving TLS does to a plaintext client: "
+                    + "connect over TLS if it does)";
         }
         return "";
+    }
+
+    /** The connection was made, then closed or reset by the other side before it said anything. */
+    private static boolean closedUnanswered(Status status, Throwable t) {
+        if ("Network closed for unknown reason".equals(status.getDescription())) {
+            return true;
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof IOException && c.getMessage() != null && c.getMessage().contains("Connection reset")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The leader's client address from a {@link LeaderHint} detail, or null. */

@@ -57,6 +57,9 @@ class CallsTest {
         Status closed = Status.UNAVAILABLE.withDescription("Network closed for unknown reason");
         assertThat(Calls.transportHint(closed, closed.asRuntimeException(), true)).contains("connect over TLS");
         assertThat(Calls.transportHint(closed, closed.asRuntimeException(), false)).as("already over TLS").isEmpty();
+        Status reset = Status.UNAVAILABLE.withDescription("io exception")
+                .withCause(new java.io.IOException("recvAddress(..) failed with error(-104): Connection reset by peer"));
+        assertThat(Calls.transportHint(reset, reset.asRuntimeException(), true)).contains("connect over TLS");
         assertThat(Calls.transportHint(Status.UNAVAILABLE.withDescription("leader unknown"), null, true)).isEmpty();
     }
 
