@@ -9,6 +9,9 @@ import io.grpc.Status;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -24,8 +27,9 @@ import java.util.concurrent.TimeUnit;
  * <p>What is retried: a read (get, range page, status, member list) after any failure that says
  * nothing about the request itself (UNAVAILABLE, DEADLINE_EXCEEDED from the node, CANCELLED,
  * UNKNOWN, INTERNAL);
- * a write only when it cannot have reached a node (the connection was refused), because a
- * write retried after it may have been applied could be applied twice. Such a write fails with
+ * a write only when it cannot have reached a node (the connection was refused, or its TLS
+ * handshake failed), because a write retried after it may have been applied could be applied
+ * twice. Such a write fails with
  * {@link OutcomeUnknownException}. Requests the server refused as they are (INVALID_ARGUMENT,
  * FAILED_PRECONDITION, RESOURCE_EXHAUSTED, ...) are never retried.
  */
@@ -103,7 +107,8 @@ final class Calls {
                         return;
                     }
                 }
-                result.completeExceptionally(error(operation, target.address, attempt, decision, status, t));
+                result.completeExceptionally(error(operation, target.address, attempt, decision, status, t,
+                        endpoints.plaintext()));
             }
         });
     }
@@ -127,13 +132,53 @@ final class Calls {
         };
     }
 
-    /** A connection that could not be made: the request never reached a node. */
+    /** A connection that could not be made (refused, or its TLS handshake failed): the request never reached a node. */
     private static boolean neverSent(Status status, Throwable t) {
         if (status.getCode() != Status.Code.UNAVAILABLE) {
             return false;
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof ConnectException || c instanceof UnknownHostException) {
+            if (c instanceof ConnectException || c instanceof UnknownHostException || c instanceof SSLHandshakeException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * What gRPC's terse transport errors ("io exception", "ssl exception") leave out: the TLS
+     * failure under them, or, for a plaintext client whose connection the node closed or reset
+     * unanswered (what a TLS port does to it), that TLS may be the reason. Empty when there is
+     * nothing to add.
+     */
+    static String transportHint(Status status, Throwable t, boolean plaintext) {
+        if (status.getCode() != Status.Code.UNAVAILABLE) {
+            return "";
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SSLException) {
+                Throwable root = c;
+                while (root.getCause() != null && root.getCause() != root) {
+                    root = root.getCause();
+                }
+                String detail = root.getMessage() != null ? root.getMessage() : root.toString();
+                return " (TLS handshake failed: " + detail + ")";
+            }
+        }
+        if (plaintext && closedUnanswered(status, t)) {
+            return " (the node closed the connection unanswered, as a node serving TLS does to a plaintext client: "
+                    + "connect over TLS if it does)";
+        }
+        return "";
+    }
+
+    /** The connection was made, then closed or reset by the other side before it said anything. */
+    private static boolean closedUnanswered(Status status, Throwable t) {
+        if ("Network closed for unknown reason".equals(status.getDescription())) {
+            return true;
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof IOException && c.getMessage() != null && c.getMessage().contains("Connection reset")) {
                 return true;
             }
         }
@@ -160,10 +205,11 @@ final class Calls {
     }
 
     private static StrataException error(String operation, String address, int attempts, Decision decision, Status status,
-                                         Throwable cause) {
+                                         Throwable cause, boolean plaintext) {
         StrataException.Code code = StrataException.Code.valueOf(status.getCode().name());
         String what = operation + " via " + address + (attempts > 1 ? " (attempt " + attempts + ")" : "") + ": "
-                + status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
+                + status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription())
+                + transportHint(status, cause, plaintext);
         if (decision == Decision.OUTCOME_UNKNOWN) {
             return new OutcomeUnknownException(code, "the outcome of " + what
                     + " is unknown: the write may or may not have been applied", cause);

@@ -2,6 +2,7 @@ package dev.strata.client;
 
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 
 import java.util.ArrayList;
@@ -50,6 +51,11 @@ final class Endpoints implements AutoCloseable {
             configured.add(target(a));
         }
         preferred = configured.get(0);
+    }
+
+    /** Whether the channels are plaintext (no TLS). */
+    boolean plaintext() {
+        return credentials instanceof InsecureChannelCredentials;
     }
 
     private Target target(String address) {

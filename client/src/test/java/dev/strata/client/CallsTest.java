@@ -4,6 +4,8 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.Status;
 import org.junit.jupiter.api.Test;
 
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
 import java.net.ConnectException;
 import java.util.List;
 
@@ -40,6 +42,25 @@ class CallsTest {
         assertThat(Calls.decide(WRITE, refused, refused.asRuntimeException())).isEqualTo(RETRY);
         Status wrapped = Status.UNAVAILABLE.withCause(new RuntimeException(new ConnectException("Connection refused")));
         assertThat(Calls.decide(WRITE, wrapped, wrapped.asRuntimeException())).isEqualTo(RETRY);
+        Status handshake = Status.UNAVAILABLE.withCause(new SSLHandshakeException("PKIX path building failed"));
+        assertThat(Calls.decide(WRITE, handshake, handshake.asRuntimeException())).as("a failed TLS handshake").isEqualTo(RETRY);
+    }
+
+    @Test
+    void tlsFailuresAreSpelledOut() {
+        SSLException handshake = new SSLHandshakeException("General OpenSslEngine problem");
+        handshake.initCause(new java.security.cert.CertificateException("unable to find valid certification path to requested target"));
+        Status untrusted = Status.UNAVAILABLE.withDescription("io exception").withCause(handshake);
+        assertThat(Calls.transportHint(untrusted, untrusted.asRuntimeException(), false))
+                .isEqualTo(" (TLS handshake failed: unable to find valid certification path to requested target)");
+
+        Status closed = Status.UNAVAILABLE.withDescription("Network closed for unknown reason");
+        assertThat(Calls.transportHint(closed, closed.asRuntimeException(), true)).contains("connect over TLS");
+        assertThat(Calls.transportHint(closed, closed.asRuntimeException(), false)).as("already over TLS").isEmpty();
+        Status reset = Status.UNAVAILABLE.withDescription("io exception")
+                .withCause(new java.io.IOException("recvAddress(..) failed with error(-104): Connection reset by peer"));
+        assertThat(Calls.transportHint(reset, reset.asRuntimeException(), true)).contains("connect over TLS");
+        assertThat(Calls.transportHint(Status.UNAVAILABLE.withDescription("leader unknown"), null, true)).isEmpty();
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.strata.proto.v1.GetResponse;
 import dev.strata.proto.v1.KVGrpc;
 import dev.strata.client.cli.ExitCode;
 import dev.strata.client.cli.StrataCommand;
+import dev.strata.client.testing.TestCertificates;
 import io.grpc.Grpc;
 import io.grpc.Server;
 import io.grpc.TlsServerCredentials;
@@ -62,7 +63,7 @@ class TlsTest {
     }
 
     private static StrataClient.Builder client(String endpoint) {
-        return StrataClient.builder().endpoints(endpoint).timeout(Duration.ofSeconds(2));
+        return StrataClient.builder().endpoints(endpoint).timeout(Duration.ofSeconds(10));
     }
 
     @Test
@@ -74,12 +75,14 @@ class TlsTest {
             assertThat(c.get("k").orElseThrow().valueUtf8()).isEqualTo("secret");
         }
         try (StrataClient plaintext = client(endpoint).build()) {
-            assertThatThrownBy(() -> plaintext.get("k")).isInstanceOf(StrataException.class);
+            assertThatThrownBy(() -> plaintext.get("k")).isInstanceOf(StrataException.class)
+                    .hasMessageContaining("connect over TLS");
         }
         TestCertificates other = new TestCertificates(dir, "other");
         try (StrataClient wrongCa = client(endpoint).tls(other.caFile()).build()) {
             assertThatThrownBy(() -> wrongCa.get("k")).isInstanceOf(StrataException.class)
-                    .satisfies(e -> assertThat(((StrataException) e).code()).isEqualTo(StrataException.Code.UNAVAILABLE));
+                    .satisfies(e -> assertThat(((StrataException) e).code()).isEqualTo(StrataException.Code.UNAVAILABLE))
+                    .hasMessageContaining("TLS handshake failed");
         }
     }
 

@@ -15,6 +15,7 @@ import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.server.StrataServer;
 import dev.strata.server.config.ServerConfig;
+import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
@@ -30,6 +31,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -66,20 +68,35 @@ final class TestCluster implements AutoCloseable {
 
     private final Path dir;
     private final Map<String, String> overrides;
+    private final LongFunction<Map<String, String>> perNode;
+    private final ChannelCredentials credentials;
     private final Map<Long, Node> initial = new TreeMap<>();
     private final Map<Long, Node> nodes = new ConcurrentHashMap<>();
     private final Map<Long, StrataServer> running = new ConcurrentHashMap<>();
     private final Map<Long, Boolean> joining = new ConcurrentHashMap<>();
     private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
 
-    private TestCluster(Path dir, Map<String, String> overrides) {
+    private TestCluster(Path dir, Map<String, String> overrides, LongFunction<Map<String, String>> perNode,
+                        ChannelCredentials credentials) {
         this.dir = dir;
         this.overrides = overrides;
+        this.perNode = perNode;
+        this.credentials = credentials;
     }
 
     /** Starts {@code size} nodes (ids 1..size) and waits for a leader. */
     static TestCluster start(Path dir, int size, Map<String, String> overrides) {
-        TestCluster c = new TestCluster(dir, overrides);
+        return start(dir, size, overrides, id -> Map.of(), InsecureChannelCredentials.create());
+    }
+
+    /**
+     * Starts {@code size} nodes as {@link #start(Path, int, Map)} does, node {@code id} also
+     * with {@code perNode.apply(id)} (its own certificates, say; joining nodes get theirs too);
+     * the tests' channels to the nodes use {@code credentials}.
+     */
+    static TestCluster start(Path dir, int size, Map<String, String> overrides, LongFunction<Map<String, String>> perNode,
+                             ChannelCredentials credentials) {
+        TestCluster c = new TestCluster(dir, overrides, perNode, credentials);
         for (long id = 1; id <= size; id++) {
             Node n = new Node(id, Ports.free(), Ports.free());
             c.initial.put(id, n);
@@ -122,6 +139,7 @@ final class TestCluster implements AutoCloseable {
             c.put("strata.cluster.join", "true");
         }
         c.putAll(overrides);
+        c.putAll(perNode.apply(id));
         return c;
     }
 
@@ -184,7 +202,7 @@ final class TestCluster implements AutoCloseable {
 
     ManagedChannel channel(long id) {
         return channels.computeIfAbsent(id, i -> Grpc.newChannelBuilderForAddress("127.0.0.1", nodes.get(i).clientPort(),
-                        InsecureChannelCredentials.create())
+                        credentials)
                 .maxInboundMessageSize(16 << 20)
                 .build());
     }

@@ -107,7 +107,7 @@ public final class Main {
                     // split a dotted default (the StatefulSet host template) in two.
                     .description(k.description(), "Key " + k.name() + ", env " + k.env() + ",", "default: "
                             + (k.defaultValue().isEmpty() ? "(none)" : k.defaultValue()) + ".");
-            if (k == ConfigKeys.JOIN) {
+            if (k == ConfigKeys.JOIN || k == ConfigKeys.CLIENT_CERT_AUTH) {
                 o.arity("0..1").fallbackValue("true").paramLabel("BOOL");
             } else {
                 o.paramLabel("VALUE");

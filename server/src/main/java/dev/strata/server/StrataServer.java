@@ -8,6 +8,7 @@ import dev.strata.server.metrics.EngineMetrics;
 import dev.strata.server.metrics.HttpEndpoint;
 import dev.strata.server.metrics.RaftMetrics;
 import dev.strata.server.raft.RaftNode;
+import dev.strata.server.tls.ServerTls;
 import dev.strata.engine.EngineStats;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -62,6 +63,7 @@ public final class StrataServer implements AutoCloseable {
      *
      * @throws IOException when a directory, the engine or a port cannot be opened; everything
      *         already started is stopped again
+     * @throws IllegalArgumentException when a TLS file cannot be used, naming its key and path
      */
     public static StrataServer start(ServerConfig config) throws IOException {
         StrataServer s = new StrataServer(config);
@@ -75,8 +77,11 @@ public final class StrataServer implements AutoCloseable {
     }
 
     private void startAll() throws IOException {
+        // First, so a bad certificate stops the start before anything is opened.
+        ServerTls tls = ServerTls.load(config.tls());
+        LOG.info("node {} TLS: {}", config.nodeId(), tls.describe());
         Files.createDirectories(config.dataDir());
-        node = new RaftNode(config);
+        node = new RaftNode(config, tls);
         node.start();
         RaftMetrics.register(registry, node);
         CheckpointMetrics.register(registry, node.stateMachine().checkpointStats());
@@ -87,7 +92,7 @@ public final class StrataServer implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
-        api = new ApiServer(config, node, registry);
+        api = new ApiServer(config, tls, node, registry);
         api.start();
         http = new HttpEndpoint(config.bindAddress(), config.httpPort(), registry, this::unhealthy, this::notReady);
         http.start();

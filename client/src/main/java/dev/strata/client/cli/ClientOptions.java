@@ -1,19 +1,19 @@
 package dev.strata.client.cli;
 
 import dev.strata.client.StrataClient;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 /**
  * The options every command that talks to a cluster takes: where the cluster is, how long a call
- * may take, and how to print. Mixed into each such command, so they go after its name:
- * {@code strata get k --endpoints host:7100 -o json}.
+ * may take, how to print, and TLS ({@link TlsOptions}). Mixed into each such command, so they go
+ * after its name: {@code strata get k --endpoints host:7100 -o json}.
  */
 public final class ClientOptions {
     /** The local dev cluster's three client ports ({@code bin/strata-dev}). */
@@ -35,20 +35,8 @@ public final class ClientOptions {
             description = "output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
     Output output;
 
-    @Option(names = "--tls", description = "connect over TLS, trusting the JVM's certificate authorities (implied by "
-            + "--cacert)")
-    boolean tls;
-
-    @Option(names = "--cacert", paramLabel = "FILE", description = "connect over TLS, trusting the CA certificates in "
-            + "FILE (PEM)")
-    Path caCert;
-
-    @Option(names = "--cert", paramLabel = "FILE", description = "client certificate chain (PEM) for clusters that "
-            + "require mutual TLS; needs --key")
-    Path cert;
-
-    @Option(names = "--key", paramLabel = "FILE", description = "the client certificate's private key (PEM, PKCS#8)")
-    Path key;
+    @Mixin
+    TlsOptions tls;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
@@ -68,15 +56,10 @@ public final class ClientOptions {
 
     private StrataClient.Builder builder(List<String> addresses) {
         StrataClient.Builder b = StrataClient.builder().endpoints(addresses).timeout(timeout);
-        if ((cert == null) != (key == null)) {
-            throw new ParameterException(spec.commandLine(), "--cert and --key go together");
-        }
-        if (tls || caCert != null || cert != null) {
-            try {
-                b.tls(caCert, cert, key);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-            }
+        try {
+            tls.applyTo(b);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         return b;
     }

@@ -13,6 +13,8 @@ import dev.strata.engine.wal.LogReader;
 import dev.strata.engine.wal.LogWriter;
 import dev.strata.proto.v1.ContentId;
 import dev.strata.proto.v1.Plan;
+import io.grpc.ChannelCredentials;
+import io.grpc.InsecureChannelCredentials;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,10 +53,18 @@ public final class Backup {
     private Backup() {}
 
     /**
-     * Saves a checkpoint of the cluster reachable at {@code endpoints} into {@code dir}: all of it
-     * the first time, only what is new after that.
+     * Saves a checkpoint of the cluster reachable at {@code endpoints}, in plaintext, into
+     * {@code dir}: all of it the first time, only what is new after that.
      */
     public static SaveResult save(Path dir, List<String> endpoints) throws IOException {
+        return save(dir, endpoints, InsecureChannelCredentials.create());
+    }
+
+    /**
+     * Saves a checkpoint as {@link #save(Path, List)} does, reaching the client ports with
+     * {@code credentials} (TLS, and a client certificate for clusters that require one).
+     */
+    public static SaveResult save(Path dir, List<String> endpoints, ChannelCredentials credentials) throws IOException {
         if (endpoints.isEmpty()) {
             throw new IllegalArgumentException("no endpoints to save a checkpoint from");
         }
@@ -65,7 +75,7 @@ public final class Backup {
         StagingArea staging = new StagingArea(dir.resolve("staging" + TMP));
         StagedCheckpoint staged;
         try (CheckpointFetcher fetcher = new CheckpointFetcher(staging, new CheckpointStats(), 3 * endpoints.size(),
-                Duration.ofSeconds(60))) {
+                Duration.ofSeconds(60), credentials)) {
             staged = fetcher.fetch(new CheckpointFetcher.Request(have.index, have.full != null, true, 0, reusable),
                     () -> endpoints.get(Math.floorMod(next.getAndIncrement(), endpoints.size())));
         }

@@ -13,7 +13,7 @@ import dev.strata.proto.v1.TransferMessage;
 import dev.strata.proto.v1.TransferRequest;
 import io.grpc.Context;
 import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
+import io.grpc.ChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import org.slf4j.Logger;
@@ -73,6 +73,7 @@ public final class CheckpointFetcher implements AutoCloseable {
     private final CheckpointStats stats;
     private final int maxAttempts;
     private final Duration idleTimeout;
+    private final ChannelCredentials credentials;
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "strata-checkpoint-watchdog");
@@ -80,8 +81,14 @@ public final class CheckpointFetcher implements AutoCloseable {
         return t;
     });
 
-    public CheckpointFetcher(StagingArea staging, CheckpointStats stats, int maxAttempts, Duration idleTimeout) {
+    /**
+     * @param credentials how to reach senders' client ports: plaintext, or TLS as the cluster's
+     *                    client ports serve it
+     */
+    public CheckpointFetcher(StagingArea staging, CheckpointStats stats, int maxAttempts, Duration idleTimeout,
+                             ChannelCredentials credentials) {
         this.staging = staging;
+        this.credentials = credentials;
         this.stats = stats;
         this.maxAttempts = maxAttempts;
         this.idleTimeout = idleTimeout;
@@ -271,7 +278,7 @@ public final class CheckpointFetcher implements AutoCloseable {
     }
 
     private ManagedChannel channel(String address) {
-        return channels.computeIfAbsent(address, a -> Grpc.newChannelBuilder(a, InsecureChannelCredentials.create())
+        return channels.computeIfAbsent(address, a -> Grpc.newChannelBuilder(a, credentials)
                 .maxInboundMessageSize(2 * Chunks.SIZE + (64 << 10))
                 .build());
     }

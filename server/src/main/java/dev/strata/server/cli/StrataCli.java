@@ -2,12 +2,21 @@ package dev.strata.server.cli;
 
 import dev.strata.client.cli.ClientOptions;
 import dev.strata.client.cli.StrataCommand;
+import dev.strata.client.cli.TlsOptions;
 import dev.strata.server.checkpoint.Backup;
 import picocli.CommandLine;
+import io.grpc.ChannelCredentials;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.TlsChannelCredentials;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,13 +60,44 @@ public final class StrataCli {
                         + "the local dev cluster)")
         List<String> endpoints;
 
+        @Mixin
+        TlsOptions tls;
+
+        @Spec
+        CommandSpec spec;
+
         @Override
         public Integer call() throws Exception {
-            Backup.SaveResult r = Backup.save(dir, endpoints);
+            Backup.SaveResult r = Backup.save(dir, endpoints, credentials());
             System.out.printf("saved %s checkpoint to index %d in %s: %d files, %d bytes received (%d on the wire)%n",
                     r.kind() == dev.strata.proto.v1.Plan.Kind.FULL ? "a full" : "an incremental", r.index(), dir,
                     r.filesWritten(), r.bytesWritten(), r.transfer().wireBytes());
             return 0;
+        }
+
+        /** Plaintext, or TLS as the --tls, --cacert, --cert and --key flags ask, as the other commands connect. */
+        private ChannelCredentials credentials() {
+            try {
+                tls.check();
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            if (!tls.enabled()) {
+                return InsecureChannelCredentials.create();
+            }
+            TlsChannelCredentials.Builder b = TlsChannelCredentials.newBuilder();
+            try {
+                if (tls.caCert() != null) {
+                    b.trustManager(tls.caCert().toFile());
+                }
+                if (tls.cert() != null) {
+                    b.keyManager(tls.cert().toFile(), tls.key().toFile());
+                }
+            } catch (IOException | RuntimeException e) {
+                throw new ParameterException(spec.commandLine(), "cannot use the TLS files " + tls.caCert() + ", "
+                        + tls.cert() + ", " + tls.key() + ": " + e.getMessage(), e);
+            }
+            return b.build();
         }
     }
 

@@ -81,12 +81,34 @@ public final class ConfigKeys {
             "Keep flush outputs that compaction removed (the incremental chain a lagging follower catches up from) "
                     + "while they take at most this fraction of the live data; 0 keeps none.");
 
+    // TLS, named as etcd names it. Plaintext when no certificate is set (the dev cluster).
+    public static final ConfigKey CERT_FILE = new ConfigKey("strata.tls.cert-file", "--cert-file", "",
+            "Certificate chain (PEM) the client port presents; with key-file it turns on TLS for clients. Its names "
+                    + "(SANs) must match the address clients dial. Re-read when the file changes.");
+    public static final ConfigKey KEY_FILE = new ConfigKey("strata.tls.key-file", "--key-file", "",
+            "Private key (PEM, PKCS#8) of cert-file.");
+    public static final ConfigKey TRUSTED_CA_FILE = new ConfigKey("strata.tls.trusted-ca-file", "--trusted-ca-file", "",
+            "CA certificates (PEM) client certificates must chain to when client-cert-auth is on; nodes also verify "
+                    + "each other's client ports with it when fetching checkpoints (empty: the JVM's CAs).");
+    public static final ConfigKey CLIENT_CERT_AUTH = new ConfigKey("strata.tls.client-cert-auth", "--client-cert-auth",
+            "false", "Mutual TLS on the client port: refuse clients without a certificate signed by trusted-ca-file. "
+                    + "Nodes present cert-file to each other's client ports, so it must also be valid for client auth.");
+    public static final ConfigKey PEER_CERT_FILE = new ConfigKey("strata.tls.peer-cert-file", "--peer-cert-file", "",
+            "Certificate chain (PEM) of the Raft port, presented to peers as server and as client; with "
+                    + "peer-key-file and peer-trusted-ca-file it turns on mutual TLS between nodes. Re-read when it changes.");
+    public static final ConfigKey PEER_KEY_FILE = new ConfigKey("strata.tls.peer-key-file", "--peer-key-file", "",
+            "Private key (PEM, PKCS#8) of peer-cert-file.");
+    public static final ConfigKey PEER_TRUSTED_CA_FILE = new ConfigKey("strata.tls.peer-trusted-ca-file",
+            "--peer-trusted-ca-file", "", "CA certificates (PEM) every peer's certificate must chain to; a node "
+                    + "whose certificate does not is refused and cannot join.");
+
     /** Every key, in the order {@code --help} and the start-up log show them. */
     public static final List<ConfigKey> ALL = List.of(NODE_ID, CLUSTER_NAME, PEERS, JOIN, STATEFULSET_SERVICE,
             STATEFULSET_INITIAL_SIZE, STATEFULSET_HOST_TEMPLATE, DATA_DIR, BIND_ADDRESS, CLIENT_PORT,
             RAFT_PORT, RAFT_LISTEN_PORT, HTTP_PORT, MAX_VALUE_SIZE, MAX_REQUEST_SIZE, REQUEST_TIMEOUT, SHUTDOWN_TIMEOUT, PAGE_MAX_ENTRIES,
             PAGE_MAX_BYTES, READY_MAX_LAG, ELECTION_TIMEOUT, RAFT_REQUEST_TIMEOUT, LEADER_LEASE, SNAPSHOT_ENTRIES,
-            SNAPSHOT_BYTES, LOG_SEGMENT_SIZE, WRITE_BUFFER_SIZE, BLOCK_CACHE_SIZE, COMPACTION_THREADS, DELTA_RETENTION);
+            SNAPSHOT_BYTES, LOG_SEGMENT_SIZE, WRITE_BUFFER_SIZE, BLOCK_CACHE_SIZE, COMPACTION_THREADS, DELTA_RETENTION,
+            CERT_FILE, KEY_FILE, TRUSTED_CA_FILE, CLIENT_CERT_AUTH, PEER_CERT_FILE, PEER_KEY_FILE, PEER_TRUSTED_CA_FILE);
 
     /** The key with this name, or null. */
     public static ConfigKey byName(String name) {

@@ -42,13 +42,15 @@ public record ServerConfig(
         long writeBufferSize,
         long blockCacheSize,
         int compactionThreads,
-        double deltaRetention) {
+        double deltaRetention,
+        TlsConfig tls) {
 
     /** Room for the key (64 KiB) and the message framing beside the largest value. */
     private static final long REQUEST_OVERHEAD = 65 * 1024;
 
     public ServerConfig {
         peers = List.copyOf(peers);
+        tls = tls == null ? TlsConfig.PLAINTEXT : tls;
     }
 
     /**
@@ -131,7 +133,8 @@ public record ServerConfig(
                 Values.bytes(WRITE_BUFFER_SIZE.name(), v.get(WRITE_BUFFER_SIZE.name())),
                 Values.bytes(BLOCK_CACHE_SIZE.name(), v.get(BLOCK_CACHE_SIZE.name())),
                 Values.intValue(COMPACTION_THREADS.name(), v.get(COMPACTION_THREADS.name()), 1, 64),
-                Values.fraction(DELTA_RETENTION.name(), v.get(DELTA_RETENTION.name()), 0, 10));
+                Values.fraction(DELTA_RETENTION.name(), v.get(DELTA_RETENTION.name()), 0, 10),
+                TlsConfig.resolve(v));
     }
 
     private static int agree(ConfigKey key, Map<String, String> given, int configured, int inPeers, PeerSpec self) {

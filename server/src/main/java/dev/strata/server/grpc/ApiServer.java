@@ -4,6 +4,7 @@ import dev.strata.server.checkpoint.CheckpointTransferService;
 import dev.strata.server.config.ServerConfig;
 import dev.strata.server.kv.RequestValidator;
 import dev.strata.server.raft.RaftNode;
+import dev.strata.server.tls.ServerTls;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
@@ -26,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The node's gRPC server on the client port: KV, Cluster, the internal CheckpointTransfer
  * (nodes fetch checkpoints from each other here), {@code grpc.health.v1.Health} and server
- * reflection (so grpcurl and Kubernetes gRPC probes need no proto files).
+ * reflection (so grpcurl and Kubernetes gRPC probes need no proto files). TLS, and mutual TLS,
+ * as {@link ServerTls} configures it.
  *
  * <p>Health: the overall service ("") is SERVING while the node is healthy (a liveness
  * probe); {@code strata.v1.KV} is SERVING while it is ready, i.e. a member with a known leader
@@ -45,7 +47,7 @@ public final class ApiServer implements AutoCloseable {
     private final ExecutorService adminExecutor;
     private final ExecutorService checkpointExecutor;
 
-    public ApiServer(ServerConfig config, RaftNode node, MeterRegistry registry) {
+    public ApiServer(ServerConfig config, ServerTls tls, RaftNode node, MeterRegistry registry) {
         int threads = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
         this.requestExecutor = Executors.newFixedThreadPool(threads, named("strata-grpc"));
         this.adminExecutor = Executors.newFixedThreadPool(2, named("strata-admin"));
@@ -53,7 +55,8 @@ public final class ApiServer implements AutoCloseable {
         this.checkpointExecutor = Executors.newFixedThreadPool(2, named("strata-checkpoint-send"));
         Responder responder = new Responder(new Errors(node::leader), config.requestTimeout());
         MetricsInterceptor metrics = new MetricsInterceptor(registry);
-        this.server = NettyServerBuilder.forAddress(new InetSocketAddress(config.bindAddress(), config.clientPort()))
+        this.server = NettyServerBuilder.forAddress(new InetSocketAddress(config.bindAddress(), config.clientPort()),
+                        tls.clientPortServerCredentials())
                 .executor(requestExecutor)
                 .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, config.maxRequestSize() + (1 << 20)))
                 .addService(ServerInterceptors.intercept(

@@ -34,6 +34,8 @@ import dev.strata.server.kv.KeySpace;
 import dev.strata.server.kv.KvReader;
 import dev.strata.server.kv.KvView;
 import dev.strata.server.kv.RequestValidator;
+import io.grpc.ChannelCredentials;
+import io.grpc.InsecureChannelCredentials;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.protocol.ClientId;
@@ -136,6 +138,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private volatile int failedFetches;
     /** A member's client address (the checkpoint service listens there), or null; set by the node. */
     private volatile LongFunction<String> clientAddresses = id -> null;
+    /** How checkpoint fetches reach other members' client ports (plaintext or TLS); set by the node. */
+    private volatile ChannelCredentials checkpointCredentials = InsecureChannelCredentials.create();
 
     /** Null while paused or closed. Written under the view lock's write side. */
     private volatile Engine engine;
@@ -601,7 +605,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             long applied = Math.max(0, e.lastSequence());
             StagedCheckpoint staged;
             try (CheckpointFetcher fetcher = new CheckpointFetcher(new StagingArea(stagingDir()), checkpointStats, 20,
-                    Duration.ofSeconds(60))) {
+                    Duration.ofSeconds(60), checkpointCredentials)) {
                 staged = fetcher.fetch(new CheckpointFetcher.Request(applied, hasState, false, minIndex, reusable),
                         () -> clientAddresses.apply(currentLeader(notifier)));
             }
@@ -630,6 +634,11 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             LOG.debug("no current leader known: {}", e.toString());
         }
         return Long.parseLong((leader != null ? leader : notifier).toString());
+    }
+
+    /** Sets how to reach other members' client ports (plaintext until set). */
+    void setCheckpointCredentials(ChannelCredentials credentials) {
+        this.checkpointCredentials = credentials;
     }
 
     /** Sets how to find a member's client address, where its checkpoint service listens. */

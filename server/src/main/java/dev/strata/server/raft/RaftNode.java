@@ -9,7 +9,9 @@ import dev.strata.proto.v1.Query;
 import dev.strata.server.config.PeerSpec;
 import dev.strata.server.config.ServerConfig;
 import dev.strata.server.kv.RequestValidator;
+import dev.strata.server.tls.ServerTls;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
@@ -73,6 +75,8 @@ public final class RaftNode implements AutoCloseable {
     private final RaftPeerId selfId;
     private final RaftGroupId groupId;
     private final RaftProperties properties;
+    /** The transport's TLS; given to the server and to every client this node builds. */
+    private final Parameters parameters = new Parameters();
     private final KvStateMachine stateMachine;
     private final RaftServer server;
     private final Map<Long, PeerSpec> configuredPeers;
@@ -83,16 +87,17 @@ public final class RaftNode implements AutoCloseable {
     private RaftClient client;
 
     /**
-     * Builds the node's Raft server over the engine in {@code config.engineDir()}. Nothing runs
-     * until {@link #start()}.
+     * Builds the node's Raft server over the engine in {@code config.engineDir()}, its transport
+     * and its checkpoint fetches secured as {@code tls} says. Nothing runs until {@link #start()}.
      *
      * @throws IOException when the Raft server cannot be created
      */
-    public RaftNode(ServerConfig config) throws IOException {
+    public RaftNode(ServerConfig config, ServerTls tls) throws IOException {
         this.config = config;
         this.selfId = peerId(config.nodeId());
         this.groupId = groupId(config.clusterName());
         this.properties = RaftSettings.properties(config);
+        tls.configureRaft(parameters);
         this.configuredPeers = config.peers().stream().collect(Collectors.toUnmodifiableMap(PeerSpec::id, p -> p));
         EngineOptions engineOptions = EngineOptions.builder()
                 .walMode(WalMode.DISABLED)
@@ -104,6 +109,7 @@ public final class RaftNode implements AutoCloseable {
         this.stateMachine = new KvStateMachine(config.engineDir(), engineOptions, new RequestValidator(config.limits()),
                 config.snapshotThresholdBytes());
         stateMachine.setClientAddresses(this::clientAddress);
+        stateMachine.setCheckpointCredentials(tls.clientPortChannelCredentials());
         // A leader whose engine failed refuses every write: let a healthy voter lead instead.
         stateMachine.onFailure(() -> Thread.ofPlatform().daemon().name("strata-handover")
                 .start(() -> handOverLeadership(Duration.ofSeconds(5))));
@@ -115,6 +121,7 @@ public final class RaftNode implements AutoCloseable {
                 .setGroup(group)
                 .setStateMachine(stateMachine)
                 .setProperties(properties)
+                .setParameters(parameters)
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
     }
@@ -528,6 +535,7 @@ public final class RaftNode implements AutoCloseable {
                     .setRaftGroup(RaftGroup.valueOf(groupId, peers))
                     .setLeaderId(division.getInfo().getLeaderId())
                     .setProperties(properties)
+                    .setParameters(parameters)
                     .setRetryPolicy(RaftSettings.clientRetryPolicy(config.requestTimeout()))
                     .build();
         }

@@ -141,7 +141,7 @@ class CheckpointTransferTest {
 
     private CheckpointFetcher fetcher(String stagingName) throws IOException {
         CheckpointFetcher f = new CheckpointFetcher(new StagingArea(dir.resolve(stagingName)), new CheckpointStats(), 5,
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(30), InsecureChannelCredentials.create());
         toClose.add(f);
         return f;
     }

@@ -11,6 +11,7 @@ import dev.strata.proto.v1.PutRequest;
 import dev.strata.proto.v1.PutResponse;
 import dev.strata.proto.v1.Query;
 import dev.strata.server.config.ServerConfig;
+import dev.strata.server.tls.ServerTls;
 import dev.strata.server.kv.KvReader;
 import dev.strata.server.kv.Limits;
 import org.apache.ratis.protocol.Message;
@@ -57,7 +58,7 @@ class KvStateMachineTest {
                 "strata.server.max-value-size", "64KiB",
                 "strata.server.max-request-size", "1MiB"));
         c.putAll(extra);
-        RaftNode n = new RaftNode(ServerConfig.resolve(c));
+        RaftNode n = new RaftNode(ServerConfig.resolve(c), ServerTls.plaintext());
         n.start();
         Await.until(n::ready, WAIT, "a single node to elect itself");
         return n;

@@ -1,4 +1,4 @@
-package dev.strata.client;
+package dev.strata.client.testing;
 
 import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
@@ -32,9 +32,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A throwaway certificate authority for TLS tests: issues certificates for 127.0.0.1 and
- * writes them, with their keys, as the PEM files servers and clients read.
+ * localhost and writes them, with their keys, as the PEM files servers and clients read.
+ * Certificates carry no extended key usage, so one serves a server and a client alike. Shared
+ * with the server's and the cluster tests through the client's test jar. Thread-safe.
  */
-final class TestCertificates {
+public final class TestCertificates {
     private static final AtomicLong SERIALS = new AtomicLong(1);
 
     private final Path dir;
@@ -43,43 +45,55 @@ final class TestCertificates {
     private final X509CertificateHolder caCertificate;
 
     /** A new CA called {@code name}, its certificate written to {@code dir/name-ca.pem}. */
-    TestCertificates(Path dir, String name) {
+    public TestCertificates(Path dir, String name) {
         this.dir = dir;
         this.name = name;
         this.caKeys = newKeys();
-        this.caCertificate = certificate(caName(), caKeys.getPublic(), Extension.basicConstraints, new BasicConstraints(true));
+        this.caCertificate = certificate(caName(), serial(), caKeys.getPublic(), Extension.basicConstraints,
+                new BasicConstraints(true));
         writePem(caFile(), "CERTIFICATE", encoded(caCertificate));
     }
 
-    Path caFile() {
+    public Path caFile() {
         return dir.resolve(name + "-ca.pem");
     }
 
-    /** Issues a certificate for {@code commonName}, valid for the IP 127.0.0.1; returns its files. */
-    Issued issue(String commonName) {
+    /**
+     * Issues a certificate for {@code commonName}, valid for the IP 127.0.0.1 and the name
+     * localhost, with a new key; returns its files, {@code dir/name-commonName.pem} and
+     * {@code dir/name-commonName-key.pem}. Issuing for the same name again overwrites them (the
+     * certificate first, then the key), as an operator rotating a certificate in place does.
+     */
+    public Issued issue(String commonName) {
         KeyPair keys = newKeys();
-        X509CertificateHolder cert = certificate(new X500Name("CN=" + commonName), keys.getPublic(),
-                Extension.subjectAlternativeName, new GeneralNames(new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
+        BigInteger serial = serial();
+        X509CertificateHolder cert = certificate(new X500Name("CN=" + commonName), serial, keys.getPublic(),
+                Extension.subjectAlternativeName, new GeneralNames(new GeneralName[] {
+                        new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")}));
         Issued issued = new Issued(dir.resolve(name + "-" + commonName + ".pem"),
-                dir.resolve(name + "-" + commonName + "-key.pem"));
+                dir.resolve(name + "-" + commonName + "-key.pem"), serial);
         writePem(issued.certificate(), "CERTIFICATE", encoded(cert));
         writePem(issued.privateKey(), "PRIVATE KEY", keys.getPrivate().getEncoded());
         return issued;
     }
 
-    /** A certificate and its PKCS#8 private key, as PEM files. */
-    record Issued(Path certificate, Path privateKey) {}
+    /**
+     * A certificate and its PKCS#8 private key, as PEM files.
+     *
+     * @param serial the certificate's serial number, unique in this JVM
+     */
+    public record Issued(Path certificate, Path privateKey, BigInteger serial) {}
 
     private X500Name caName() {
         return new X500Name("CN=" + name + " test CA");
     }
 
     /** A certificate for {@code subject}'s {@code key}, with one extension, signed by this CA. */
-    private X509CertificateHolder certificate(X500Name subject, PublicKey key, ASN1ObjectIdentifier extension,
-                                              ASN1Encodable value) {
+    private X509CertificateHolder certificate(X500Name subject, BigInteger serial, PublicKey key,
+                                              ASN1ObjectIdentifier extension, ASN1Encodable value) {
         try {
             ContentSigner signer = new JcaContentSignerBuilder("SHA256withRSA").build(caKeys.getPrivate());
-            return new JcaX509v3CertificateBuilder(caName(), serial(), notBefore(), notAfter(), subject, key)
+            return new JcaX509v3CertificateBuilder(caName(), serial, notBefore(), notAfter(), subject, key)
                     .addExtension(extension, extension.equals(Extension.basicConstraints), value)
                     .build(signer);
         } catch (OperatorCreationException | CertIOException e) {
