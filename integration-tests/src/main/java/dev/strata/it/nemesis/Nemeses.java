@@ -81,11 +81,23 @@ public final class Nemeses {
             return String.join("+", parts.stream().map(Nemesis::name).toList());
         }
 
+        /** Injects the parts in order; when one fails, heals those already injected before passing the failure on. */
         @Override
         public String inject(FaultContext c) {
             List<String> done = new ArrayList<>();
-            for (Nemesis n : parts) {
-                done.add(n.inject(c));
+            for (int i = 0; i < parts.size(); i++) {
+                try {
+                    done.add(parts.get(i).inject(c));
+                } catch (RuntimeException e) {
+                    for (Nemesis injected : parts.subList(0, i).reversed()) {
+                        try {
+                            injected.heal(c);
+                        } catch (RuntimeException healFailed) {
+                            e.addSuppressed(healFailed);
+                        }
+                    }
+                    throw e;
+                }
             }
             return String.join("; ", done);
         }
