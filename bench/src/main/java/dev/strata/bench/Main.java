@@ -11,7 +11,8 @@ import picocli.CommandLine.Spec;
 /** The {@code strata-bench} command: one subcommand per benchmark program. */
 @Command(name = "strata-bench",
         description = "Strata benchmarks. They print figures and write JSON; they assert nothing.",
-        subcommands = {EngineCommand.class, CompressionCommand.class, ClusterCommand.class, CheckpointCommand.class})
+        subcommands = {EngineCommand.class, CompressionCommand.class, ClusterCommand.class, CheckpointCommand.class,
+                RecoveryCommand.class})
 public final class Main implements Runnable {
     @Spec
     CommandSpec spec;

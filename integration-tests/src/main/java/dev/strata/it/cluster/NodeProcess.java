@@ -17,7 +17,11 @@ import java.util.concurrent.TimeUnit;
  * freezes every thread, a file-size limit makes the disk refuse writes.
  */
 public final class NodeProcess {
-    private static final String HEAP = "-Xmx384m";
+    /**
+     * The JVM flags of a test node: a small heap, the serial collector and C1 only, so several
+     * nodes start fast and stay light on a shared machine.
+     */
+    public static final List<String> TEST_JVM_OPTIONS = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
     private final Process process;
     private volatile boolean paused;
@@ -28,9 +32,19 @@ public final class NodeProcess {
 
     /** Starts a node with {@code config} (keys by name) given as flags; its output is appended to {@code log}. */
     public static NodeProcess start(Map<String, String> config, Path log) {
+        return start(config, log, TEST_JVM_OPTIONS);
+    }
+
+    /**
+     * Starts a node as {@link #start(Map, Path)} does, with {@code jvmOptions} (heap, collector,
+     * compiler) instead of {@link #TEST_JVM_OPTIONS}; the flags for native access are added either way.
+     */
+    public static NodeProcess start(Map<String, String> config, Path log, List<String> jvmOptions) {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, HEAP, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=ALL-UNNAMED"));
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.addAll(jvmOptions);
+        command.add("--enable-native-access=ALL-UNNAMED");
         if (Runtime.version().feature() >= 23) {
             command.add("--sun-misc-unsafe-memory-access=allow"); // the Netty that Ratis shades, as bin/strata-server does
         }

@@ -81,6 +81,7 @@ public final class ProcessCluster implements AutoCloseable {
 
     private final Path dir;
     private final Map<String, String> overrides;
+    private final List<String> jvmOptions;
     private final Network network = new Network();
     private final Map<Long, Node> initial = new ConcurrentSkipListMap<>();
     private final Map<Long, Node> members = new ConcurrentSkipListMap<>();
@@ -89,14 +90,24 @@ public final class ProcessCluster implements AutoCloseable {
     private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
     private long nextId;
 
-    private ProcessCluster(Path dir, Map<String, String> overrides) {
+    private ProcessCluster(Path dir, Map<String, String> overrides, List<String> jvmOptions) {
         this.dir = dir;
         this.overrides = Map.copyOf(overrides);
+        this.jvmOptions = List.copyOf(jvmOptions);
     }
 
     /** Starts {@code size} nodes (ids 1..size) and waits until they agree on a leader. */
     public static ProcessCluster start(Path dir, int size, Map<String, String> overrides) {
-        ProcessCluster c = new ProcessCluster(dir, overrides);
+        return start(dir, size, overrides, NodeProcess.TEST_JVM_OPTIONS);
+    }
+
+    /**
+     * Starts {@code size} nodes as {@link #start(Path, int, Map)} does, each JVM with
+     * {@code jvmOptions} instead of {@link NodeProcess#TEST_JVM_OPTIONS} (a benchmark runs the
+     * nodes as {@code bin/strata-server} would).
+     */
+    public static ProcessCluster start(Path dir, int size, Map<String, String> overrides, List<String> jvmOptions) {
+        ProcessCluster c = new ProcessCluster(dir, overrides, jvmOptions);
         try {
             Files.createDirectories(dir);
             for (long id = 1; id <= size; id++) {
@@ -175,7 +186,7 @@ public final class ProcessCluster implements AutoCloseable {
         if (running(id)) {
             throw new IllegalStateException("node " + id + " is already running");
         }
-        NodeProcess p = NodeProcess.start(config(n), log(id));
+        NodeProcess p = NodeProcess.start(config(n), log(id), jvmOptions);
         processes.put(id, p);
         LOG.info("node {} started as process {}", id, p.pid());
         proxies.computeIfAbsent(id, i -> new FaultProxy(i, n.proxyPort(), n.raftPort(), network, this::nodePids));
