@@ -99,11 +99,26 @@ public final class Torture implements Callable<Integer> {
         long deadline = System.nanoTime() + duration.toNanos();
         int run = 0;
         int clusterNumber = 0;
+        int clusterStartFailures = 0;
         while (System.nanoTime() < deadline) {
             int size = sizes.get(clusterNumber % sizes.size());
             Path clusterDir = out.resolve("cluster-" + clusterNumber++);
             boolean clean = true;
-            try (ProcessCluster cluster = ProcessCluster.start(clusterDir, size, Map.of())) {
+            ProcessCluster started;
+            try {
+                started = ProcessCluster.start(clusterDir, size, Map.of());
+            } catch (RuntimeException e) {
+                // A cluster that cannot form is a finding too, but not a run: count it, keep its logs, go on.
+                clusterStartFailures++;
+                console.printf("cluster %s (%d nodes) did not start: %s%n", clusterDir, size, e.getMessage());
+                if (clusterStartFailures >= 3) {
+                    console.println("three clusters in a row did not start; stopping");
+                    break;
+                }
+                continue;
+            }
+            clusterStartFailures = 0;
+            try (ProcessCluster cluster = started) {
                 for (int i = 0; i < runsPerCluster && System.nanoTime() < deadline; i++) {
                     run++;
                     long runSeed = random.nextLong();
