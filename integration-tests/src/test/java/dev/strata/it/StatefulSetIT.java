@@ -26,6 +26,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -216,9 +217,10 @@ class StatefulSetIT {
             }
             for (int ordinal = INITIAL; ordinal < MAX; ordinal++) {
                 long id = ordinal + 1;
-                cluster.addMember(id, raftAddress(ordinal), clientAddress(ordinal));
+                int o = ordinal;
+                changeMembership(() -> cluster.addMember(id, raftAddress(o), clientAddress(o)), StrataException.Code.ALREADY_EXISTS);
                 localContents(cluster, ordinal);
-                cluster.promoteMember(id);
+                changeMembership(() -> cluster.promoteMember(id), StrataException.Code.FAILED_PRECONDITION);
                 writer.awaitProgress(10);
                 write(cluster, "added-" + id + "/", 20);
             }
@@ -237,7 +239,7 @@ class StatefulSetIT {
                 if (status.leaderId() == id) {
                     cluster.transferLeader(1);
                 }
-                cluster.removeMember(id);
+                changeMembership(() -> cluster.removeMember(id), StrataException.Code.NOT_FOUND);
                 Await.until(() -> !voters(cluster).contains(id), STARTUP, "node " + id + " to leave the configuration");
                 pods.get(ordinal).terminate();
                 writer.awaitProgress(10);
@@ -306,6 +308,29 @@ class StatefulSetIT {
         @Override
         public void close() throws InterruptedException {
             stop();
+        }
+    }
+
+    /**
+     * A membership call as an operator makes it: ABORTED (the configuration was changing, as it
+     * does right after another change commits on a loaded machine) is retried; {@code done} (the
+     * change is already in place, e.g. after a retry of a call that had succeeded) ends it.
+     */
+    private static void changeMembership(Runnable call, StrataException.Code done) {
+        long deadline = System.nanoTime() + STARTUP.toNanos();
+        while (true) {
+            try {
+                call.run();
+                return;
+            } catch (StrataException e) {
+                if (e.code() == done) {
+                    return;
+                }
+                if (e.code() != StrataException.Code.ABORTED || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
+            }
         }
     }
 }
