@@ -119,7 +119,8 @@ public final class ProcessCluster implements AutoCloseable {
             for (long id : c.initial.keySet()) {
                 c.startNode(id);
             }
-            c.awaitLeader(Duration.ofSeconds(90));
+            // Generous: on a loaded two-core machine five JVMs can take a minute just to start.
+            c.awaitLeader(Duration.ofSeconds(180));
         } catch (IOException e) {
             c.close();
             throw new UncheckedIOException(e);
