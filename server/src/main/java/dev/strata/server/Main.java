@@ -28,7 +28,16 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        int exit = run(args, System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        int exit;
+        try {
+            exit = run(args, System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        } catch (Error e) {
+            // A half-started server (a missing class, out of memory while opening) has non-daemon
+            // Ratis and gRPC threads running: without this exit the process would hang, alive but
+            // serving nothing, instead of failing where a supervisor can see it.
+            LOG.error("cannot start: {}", e.toString(), e);
+            exit = 1;
+        }
         System.exit(exit);
     }
 

@@ -11,6 +11,7 @@ import dev.strata.server.config.ServerConfig;
 import dev.strata.server.kv.RequestValidator;
 import dev.strata.server.tls.ServerTls;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.api.AdminApi;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
@@ -25,6 +26,7 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.protocol.TransferLeadershipRequest;
+import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftConfiguration;
 import org.apache.ratis.server.RaftServer;
@@ -412,8 +414,7 @@ public final class RaftNode implements AutoCloseable {
         if (division.getRaftConf().getPeer(peerId(id), RaftPeerRole.FOLLOWER) == null) {
             throw new MembershipException(MembershipException.Reason.NO_SUCH_MEMBER, "node " + id + " is not a voter");
         }
-        RaftClientReply reply = client().admin().transferLeadership(peerId(id), timeout.toMillis());
-        content(reply);
+        content(adminCall(admin -> admin.transferLeadership(peerId(id), timeout.toMillis())));
         LOG.info("leadership transferred to node {}", id);
     }
 
@@ -441,7 +442,34 @@ public final class RaftNode implements AutoCloseable {
                 .setListenersInCurrentConf(expectedListeners)
                 .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
                 .build();
-        content(client().admin().setConfiguration(args));
+        content(adminCall(admin -> admin.setConfiguration(args)));
+    }
+
+    /** A blocking call of Ratis's admin API, made through {@link #adminCall}. */
+    @FunctionalInterface
+    private interface AdminCall {
+        RaftClientReply send(AdminApi admin) throws IOException;
+    }
+
+    /**
+     * Makes {@code call} through the shared Raft client. A blocking call retries inside the
+     * client, and gives up with "... is closed" when {@link #retire} closed that client meanwhile
+     * because another request failed on it; then the call is made once more on the fresh client,
+     * as the retired one would have done, instead of answering with the closed client's name.
+     */
+    private RaftClientReply adminCall(AdminCall call) throws IOException {
+        RaftClient used = client();
+        try {
+            return call.send(used.admin());
+        } catch (AlreadyClosedException e) {
+            synchronized (this) {
+                if (client == used) {
+                    throw e;
+                }
+            }
+            LOG.info("node {}: the Raft client was replaced during an admin call ({}); calling again", config.nodeId(), e.getMessage());
+            return call.send(client().admin());
+        }
     }
 
     // ------------------------------------------------------------------ shutdown
