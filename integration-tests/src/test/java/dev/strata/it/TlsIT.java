@@ -12,6 +12,7 @@ import dev.strata.proto.v1.MemberAddRequest;
 import dev.strata.proto.v1.MemberListRequest;
 import dev.strata.server.cli.StrataCli;
 import dev.strata.server.testing.Await;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
 import org.junit.jupiter.api.AfterAll;
@@ -255,8 +256,22 @@ class TlsIT {
         assertThat(cluster.localContents(ROGUE)).isEmpty();
 
         TestCluster.Node five = cluster.startJoiningNode(5);
-        cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(5)
-                .setRaftAddress(five.raftAddress()).setClientAddress(five.clientAddress()).build());
+        // The leader may still be staging the impostor until its own timeout: ABORTED then, retried as an operator would.
+        Await.until(() -> {
+            try {
+                cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(5)
+                        .setRaftAddress(five.raftAddress()).setClientAddress(five.clientAddress()).build());
+                return true;
+            } catch (StatusRuntimeException e) {
+                if (e.getStatus().getCode() == Status.Code.ALREADY_EXISTS) {
+                    return true; // an earlier attempt went through after all
+                }
+                if (e.getStatus().getCode() != Status.Code.ABORTED) {
+                    throw e;
+                }
+                return false;
+            }
+        }, TestCluster.STARTUP, "node 5 to be added once the impostor's staging ends");
         cluster.awaitCaughtUp(5);
         CheckpointStatus c = cluster.status(5).getCheckpoints();
         assertThat(c.getFullInstalls()).as("caught up from a checkpoint fetched over TLS").isEqualTo(1);

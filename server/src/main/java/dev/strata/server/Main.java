@@ -87,10 +87,17 @@ public final class Main {
             server.close();
             stopped.countDown();
         }, "strata-shutdown"));
+        // A node whose Raft server shut down by itself serves nothing: end the process (the
+        // shutdown hook closes the rest) so that a supervisor restarts it or an operator sees it.
+        server.failed().thenRun(stopped::countDown);
         try {
             stopped.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (server.failed().isDone()) {
+            err.println("strata-server: the Raft server shut down by itself; see the log. Exiting.");
+            return 1;
         }
         return 0;
     }

@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -123,6 +124,14 @@ public final class StrataServer implements AutoCloseable {
             // The probe runs again in a second; a failure here must not end the schedule.
             LOG.warn("updating the gRPC health status failed: {}", e.toString());
         }
+    }
+
+    /**
+     * Completes when this node can no longer serve and its process should end: its Raft server
+     * shut down by itself (see {@link RaftNode#stoppedByItself}).
+     */
+    public CompletableFuture<Void> failed() {
+        return node.stoppedByItself();
     }
 
     /** The port of the gRPC API (useful when the configuration asked for port 0). */

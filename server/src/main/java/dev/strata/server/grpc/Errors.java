@@ -86,7 +86,8 @@ final class Errors {
             };
             return s.withDescription(e.getMessage()).asRuntimeException();
         }
-        if (e instanceof SetConfigurationException || e instanceof ReconfigurationInProgressException) {
+        if (e instanceof SetConfigurationException || e instanceof ReconfigurationInProgressException
+                || e instanceof RaftRetryFailureException && e.getCause() instanceof ReconfigurationInProgressException) {
             return Status.ABORTED.withDescription("the configuration changed meanwhile or is changing; retry: "
                     + e.getMessage()).asRuntimeException();
         }

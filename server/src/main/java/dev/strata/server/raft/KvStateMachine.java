@@ -157,6 +157,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private long bytesSinceSnapshot;
     /** Told once when the engine fails, so a failed leader can hand leadership to a healthy node. */
     private volatile Runnable failureListener = () -> { };
+    /** Told when Ratis closes this state machine, which it does when it closes the Raft server. */
+    private volatile Runnable closeListener = () -> { };
 
     /**
      * @param engineDir              the engine's directory (created if absent)
@@ -320,6 +322,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             }
             waiters.failAll(new NodeUnavailableException("the state machine is closed"));
         });
+        closeListener.run();
     }
 
     // ------------------------------------------------------------------ writes
@@ -774,6 +777,11 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     /** Sets what to run (once, on the apply thread: it must not block) when the engine fails. */
     void onFailure(Runnable listener) {
         this.failureListener = listener;
+    }
+
+    /** Sets what to run, on Ratis's closing thread (it must not block), after this state machine closed. */
+    void onClose(Runnable listener) {
+        this.closeListener = listener;
     }
 
     /** The replicated member directory: id -> client address, as this node has applied it. */

@@ -75,6 +75,9 @@ public final class RaftNode implements AutoCloseable {
 
     private final ServerConfig config;
     private final RaftPeerId selfId;
+    private final CompletableFuture<Void> stoppedByItself = new CompletableFuture<>();
+    /** Set when {@link #close} starts, so the state machine's close is told apart from Ratis shutting down by itself. */
+    private volatile boolean closing;
     private final RaftGroupId groupId;
     private final RaftProperties properties;
     /** The transport's TLS; given to the server and to every client this node builds. */
@@ -115,9 +118,15 @@ public final class RaftNode implements AutoCloseable {
         // A leader whose engine failed refuses every write: let a healthy voter lead instead.
         stateMachine.onFailure(() -> Thread.ofPlatform().daemon().name("strata-handover")
                 .start(() -> handOverLeadership(Duration.ofSeconds(5))));
-        // A joining node starts with no peers: the leader's first append tells it the configuration.
-        // A restarted node's stored configuration wins over either.
-        RaftGroup group = config.join() ? RaftGroup.valueOf(groupId) : RaftGroup.valueOf(groupId, initialPeers(config));
+        stateMachine.onClose(() -> {
+            if (!closing) {
+                LOG.error("node {}: the Raft server shut down by itself (Ratis does so when this node finds it is not in the "
+                        + "configuration, or when it leads and is removed); this node cannot serve any more", config.nodeId());
+                stoppedByItself.complete(null);
+            }
+        });
+        // A restarted node's stored configuration wins over either of these.
+        RaftGroup group = config.join() ? RaftGroup.valueOf(groupId, joiningSelf(config)) : RaftGroup.valueOf(groupId, initialPeers(config));
         this.server = RaftServer.newBuilder()
                 .setServerId(selfId)
                 .setGroup(group)
@@ -126,6 +135,20 @@ public final class RaftNode implements AutoCloseable {
                 .setParameters(parameters)
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
+    }
+
+    /**
+     * A joining node's placeholder configuration: itself as a listener, and no voters, until the
+     * leader's first append brings the cluster's configuration. Started this way, Ratis gives the
+     * node its LISTENER role, and a listener never campaigns. Started with no peers instead, it
+     * would take the FOLLOWER role while not in any configuration; an election timeout then (the
+     * leader busy catching it up, or dropping it from the listeners) ends in Ratis's NOT_IN_CONF
+     * result, which shuts the Raft server down for good and leaves a process that serves nothing.
+     * It becomes a follower once a committed configuration lists it as a voter (see {@link #promote}).
+     */
+    private static RaftPeer joiningSelf(ServerConfig config) {
+        return RaftPeer.newBuilder().setId(peerId(config.nodeId())).setAddress(config.self().raftAddress())
+                .setStartupRole(RaftPeerRole.LISTENER).build();
     }
 
     private static List<RaftPeer> initialPeers(ServerConfig config) {
@@ -249,8 +272,10 @@ public final class RaftNode implements AutoCloseable {
                 stateMachine.checkpointNeeded() != null, failure == null ? null : failure.getMessage());
     }
 
+    /** Listed by a cluster's configuration; a joining node's placeholder (see {@link #joiningSelf}) has no voters. */
     private boolean isMember(RaftConfiguration conf) {
-        return conf.getPeer(selfId, RaftPeerRole.FOLLOWER, RaftPeerRole.LISTENER) != null;
+        return conf.getPeer(selfId, RaftPeerRole.FOLLOWER, RaftPeerRole.LISTENER) != null
+                && !conf.getAllPeers(RaftPeerRole.FOLLOWER).isEmpty();
     }
 
     /** The current term, cheap enough for every response header. */
@@ -315,6 +340,9 @@ public final class RaftNode implements AutoCloseable {
     public List<Member> members() {
         RaftConfiguration conf = division.getRaftConf();
         List<Member> members = new ArrayList<>();
+        if (conf.getCurrentPeers(RaftPeerRole.FOLLOWER).isEmpty()) {
+            return members; // a joining node's placeholder (see joiningSelf): no cluster known yet
+        }
         conf.getCurrentPeers(RaftPeerRole.FOLLOWER).forEach(p -> members.add(member(p, false)));
         conf.getCurrentPeers(RaftPeerRole.LISTENER).forEach(p -> members.add(member(p, true)));
         members.sort((a, b) -> Long.compare(a.id(), b.id()));
@@ -359,11 +387,11 @@ public final class RaftNode implements AutoCloseable {
     }
 
     /**
-     * Makes learner {@code id} a voter, in two configuration changes: out of the listeners, then
-     * in as a new voter. Ratis 3.3 marks a follower "caught up" only when it joins through the
-     * staging of new peers, and a listener moved straight to the voters never does: it stays in
-     * its initializing state, cannot vote or lead, until the next leader change. Joining afresh
-     * goes through staging, which also checks that it has caught up with the log.
+     * Makes learner {@code id} a voter, in one configuration change that moves it from the
+     * listeners to the voters. It stays in some configuration throughout: taking it out of the
+     * listeners first and adding it back as a new voter would leave it, between the two changes,
+     * listed nowhere (a node that times out then is shut down by Ratis), and would make the
+     * leader stage it from index 0 again although it holds the log.
      */
     public List<Member> promote(long id) throws IOException {
         RaftConfiguration conf = division.getRaftConf();
@@ -373,18 +401,11 @@ public final class RaftNode implements AutoCloseable {
                     ? new MembershipException(MembershipException.Reason.WRONG_ROLE, "node " + id + " is already a voter")
                     : new MembershipException(MembershipException.Reason.NO_SUCH_MEMBER, "node " + id + " is not a member");
         }
-        List<RaftPeer> voters = List.copyOf(conf.getCurrentPeers(RaftPeerRole.FOLLOWER));
+        List<RaftPeer> voters = new ArrayList<>(conf.getCurrentPeers(RaftPeerRole.FOLLOWER));
+        voters.add(RaftPeer.newBuilder(learner).setStartupRole(RaftPeerRole.FOLLOWER).build());
         List<RaftPeer> listeners = new ArrayList<>(conf.getCurrentPeers(RaftPeerRole.LISTENER));
         listeners.removeIf(p -> p.getId().equals(learner.getId()));
         changeConfiguration(conf, voters, listeners);
-        List<RaftPeer> withNewVoter = new ArrayList<>(voters);
-        withNewVoter.add(RaftPeer.newBuilder(learner).setStartupRole(RaftPeerRole.FOLLOWER).build());
-        try {
-            changeConfiguration(voters, listeners, withNewVoter, listeners);
-        } catch (IOException | RuntimeException e) {
-            LOG.error("node {} left the learners but did not join the voters; add it again with MemberAdd: {}", id, e.toString());
-            throw e;
-        }
         LOG.info("node {} promoted to voter", id);
         return members();
     }
@@ -500,9 +521,19 @@ public final class RaftNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Completes when the Raft server shut down without {@link #close} being called: the node then
+     * serves nothing until its process restarts, so the process should end (as a removed etcd
+     * member's does) for a supervisor to see.
+     */
+    public CompletableFuture<Void> stoppedByItself() {
+        return stoppedByItself;
+    }
+
     /** Closes the Raft client and server; the server's close snapshots (flushes) and closes the engine. */
     @Override
     public void close() throws IOException {
+        closing = true;
         IOException failure = null;
         synchronized (this) {
             if (client != null) {
@@ -553,7 +584,8 @@ public final class RaftNode implements AutoCloseable {
     /** The Ratis client, built on first use from the configuration this node knows then. */
     private synchronized RaftClient client() {
         if (client == null) {
-            Collection<RaftPeer> peers = division.getGroup().getPeers();
+            // Writes go to the voters: a learner cannot lead, and a joining node lists only itself.
+            Collection<RaftPeer> peers = division.getRaftConf().getAllPeers(RaftPeerRole.FOLLOWER);
             if (peers.isEmpty()) {
                 throw new NodeUnavailableException("node " + config.nodeId()
                         + " is not a member of a cluster yet; add it with Cluster/MemberAdd");
