@@ -81,6 +81,11 @@ class MembershipIT {
 
         cluster.cluster(4).memberRemove(MemberRemoveRequest.newBuilder().setId(2).build());
         Await.until(() -> members(1).stream().noneMatch(m -> m.getId() == 2), TestCluster.STARTUP, "node 2 to leave the configuration");
+        // Out of the configuration, node 2 hears from no leader; its Raft server shuts down by
+        // itself and says so (the process would exit on it), as a removed etcd member stops.
+        assertThat(cluster.server(2).failed()).as("node 2's Raft server shuts down by itself")
+                .succeedsWithin(TestCluster.STARTUP);
+        assertThat(cluster.server(1).failed()).as("a member's server does not").isNotDone();
         cluster.stopNode(2);
         // Three voters left (1, 3, 4): writes still commit, and everyone still reads them.
         put(cluster.kv(1), "m/after-remove", "v");

@@ -161,6 +161,15 @@ final class TestCluster implements AutoCloseable {
         return n;
     }
 
+    /** The server of running node {@code id}. */
+    StrataServer server(long id) {
+        StrataServer s = running.get(id);
+        if (s == null) {
+            throw new IllegalStateException("node " + id + " is not running");
+        }
+        return s;
+    }
+
     /** Graceful stop, as SIGTERM does. */
     void stopNode(long id) {
         StrataServer s = running.remove(id);
