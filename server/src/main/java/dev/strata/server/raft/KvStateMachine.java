@@ -613,8 +613,24 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
                         () -> clientAddresses.apply(currentLeader(notifier)));
             }
             failedFetches = 0;
+            long asked = Long.parseLong(notifier.toString());
+            long leading = currentLeader(notifier);
+            if (leading != asked) {
+                // Ratis finishes an install only when the leader that asked for it sends its next
+                // notice. A new leader that still holds the log this node needs sends appends
+                // instead, which Ratis refuses while the install is pending: the node would wait
+                // forever. Failing the fetch clears the pending install; the new leader's log, or
+                // its own notice, then brings the node up to date.
+                FileLinks.deleteTree(stagingDir());
+                LOG.info("checkpoint at index {} fetched, but node {} asked for it and node {} leads now: dropped; "
+                        + "the new leader's log or its own notice decides what this node needs", staged.index(), asked, leading);
+                throw new CompletionException(new NodeUnavailableException("leadership moved from node " + asked + " to node "
+                        + leading + " while fetching a checkpoint"));
+            }
             pendingInstall = staged;
             return TermIndex.valueOf(staged.term(), staged.index());
+        } catch (CompletionException leadershipMoved) {
+            throw leadershipMoved;
         } catch (IOException | RuntimeException ex) {
             failedFetches++;
             checkpointStats.failedInstalls.incrementAndGet();
