@@ -1,5 +1,9 @@
 package dev.strata.it.nemesis;
 
+import dev.strata.it.cluster.Network;
+
+import java.util.List;
+
 /** Leadership moved to a random follower under load (an operator's rolling restart does this). */
 public final class LeaderTransfer implements Nemesis {
     @Override
@@ -7,9 +11,23 @@ public final class LeaderTransfer implements Nemesis {
         return "leader-transfer";
     }
 
+    /**
+     * Moves leadership to a follower that can take it: running, not paused, and with a healthy
+     * link to the leader. Composed with a partition or a pause, a transfer to the node that is
+     * cut off or frozen would rightly time out; that says nothing about Strata, while a refused
+     * transfer to a reachable node does, so such a refusal still fails the run.
+     */
     @Override
     public String inject(FaultContext c) {
-        long target = c.follower();
+        long leader = c.leader();
+        List<Long> able = c.cluster().memberIds().stream()
+                .filter(id -> id != leader && c.cluster().running(id) && !c.cluster().process(id).paused()
+                        && c.cluster().network().link(leader, id).equals(Network.Link.HEALTHY))
+                .toList();
+        if (able.isEmpty()) {
+            return "no follower can take leadership now (all cut off, paused or down): no transfer";
+        }
+        long target = able.get(c.random().nextInt(able.size()));
         c.cluster().transferLeader(target);
         return "transfer leadership to node " + target;
     }
