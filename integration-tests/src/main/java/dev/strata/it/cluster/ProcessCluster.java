@@ -272,21 +272,29 @@ public final class ProcessCluster implements AutoCloseable {
         }
     }
 
-    /** The leader, when a running node says it is leader. */
+    /**
+     * The leader, when a running node says it is leader. Of two that say so (a leader cut off by
+     * a partition has not yet noticed that the others elected a new one), the one in the
+     * higher term.
+     */
     public Optional<Long> leader() {
+        long leader = 0;
+        long term = -1;
         for (long id : memberIds()) {
             Optional<StatusResponse> s = status(id);
-            if (s.isPresent() && s.get().getRole() == StatusResponse.Role.LEADER) {
-                return Optional.of(id);
+            if (s.isPresent() && s.get().getRole() == StatusResponse.Role.LEADER && s.get().getHeader().getRaftTerm() > term) {
+                leader = id;
+                term = s.get().getHeader().getRaftTerm();
             }
         }
-        return Optional.empty();
+        return leader == 0 ? Optional.empty() : Optional.of(leader);
     }
 
     /**
-     * Waits until a node leads and every running, unpaused node of its configuration names it as
-     * leader, and returns it. Nodes outside the configuration (started to join, or removed) have
-     * no leader to agree on and are not asked.
+     * Waits until a node leads and every running, unpaused node of its configuration that the
+     * network lets reach it names it as leader, and returns it. Nodes outside the configuration
+     * (started to join, or removed) have no leader to agree on, and a node cut off from the
+     * leader cannot learn of it until the partition heals: neither is asked.
      */
     public long awaitLeader(Duration timeout) {
         long[] leader = {0};
@@ -296,7 +304,8 @@ public final class ProcessCluster implements AutoCloseable {
                 return false;
             }
             for (long id : configuration(candidate.get())) {
-                if (!running(id) || processes.get(id).paused()) {
+                if (!running(id) || processes.get(id).paused()
+                        || network.link(id, candidate.get()).cut() || network.link(candidate.get(), id).cut()) {
                     continue;
                 }
                 if (status(id).map(s -> s.getLeaderId() != candidate.get()).orElse(true)) {
