@@ -386,7 +386,18 @@ public final class ProcessCluster implements AutoCloseable {
             join(n, timeout);
             return id;
         } catch (RuntimeException e) {
-            if (configured(id).isEmpty()) {
+            boolean member;
+            try {
+                member = configured(id).isPresent();
+            } catch (RuntimeException unknown) {
+                // No leader to ask whether the add went through. Stopping the node either way is
+                // safe for the checks: an added member that is down is a node the cluster
+                // tolerates losing, while a running non-member would be expected to hold data it
+                // never received.
+                e.addSuppressed(unknown);
+                member = false;
+            }
+            if (!member) {
                 // Not a member: the cluster goes on without it.
                 kill9(id);
                 members.remove(id);
