@@ -1,6 +1,5 @@
 package dev.strata.server.raft;
 
-import com.google.protobuf.MessageLite;
 import dev.strata.engine.EngineOptions;
 import dev.strata.engine.WalMode;
 import dev.strata.proto.v1.Command;
@@ -10,11 +9,16 @@ import dev.strata.server.config.PeerSpec;
 import dev.strata.server.config.ServerConfig;
 import dev.strata.server.kv.RequestValidator;
 import dev.strata.server.tls.ServerTls;
+
+import com.google.protobuf.MessageLite;
+
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.api.AdminApi;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -43,13 +47,18 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -76,6 +85,14 @@ public final class RaftNode implements AutoCloseable {
     private final ServerConfig config;
     private final RaftPeerId selfId;
     private final CompletableFuture<Void> stoppedByItself = new CompletableFuture<>();
+    /** Watches, while this node leads, for a voter that answers but no longer catches up (see {@link StuckFollowerDetector}). */
+    private final ScheduledExecutorService followerWatch = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "strata-follower-watch");
+        t.setDaemon(true);
+        return t;
+    });
+    private final StuckFollowerDetector stuckFollowers = new StuckFollowerDetector(Duration.ofSeconds(30), Duration.ofSeconds(5));
+    private long checkpointBytesSeen;
     /** Set when {@link #close} starts, so the state machine's close is told apart from Ratis shutting down by itself. */
     private volatile boolean closing;
     private final RaftGroupId groupId;
@@ -170,6 +187,54 @@ public final class RaftNode implements AutoCloseable {
     public void start() throws IOException {
         server.start();
         division = server.getDivision(groupId);
+        followerWatch.scheduleWithFixedDelay(this::watchFollowers, 5, 5, TimeUnit.SECONDS);
+    }
+
+    /**
+     * On the leader: hands leadership to another voter when a follower is stuck (see
+     * {@link StuckFollowerDetector}); the new leader starts from fresh follower records.
+     */
+    private void watchFollowers() {
+        try {
+            RaftServer.Division d = division;
+            if (closing || d == null || !d.getInfo().isLeader()) {
+                return;
+            }
+            long served = stateMachine.checkpointStats().sentWireBytes.get();
+            boolean checkpointTraffic = served != checkpointBytesSeen;
+            checkpointBytesSeen = served;
+            Map<String, Long> commits = new HashMap<>();
+            for (CommitInfoProto c : d.getCommitInfos()) {
+                commits.put(c.getServer().getId().toStringUtf8(), c.getCommitIndex());
+            }
+            Map<String, Long> sinceResponse = new HashMap<>();
+            for (ServerRpcProto f : d.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
+                sinceResponse.put(f.getId().getId().toStringUtf8(), f.getLastRpcElapsedTimeMs());
+            }
+            List<StuckFollowerDetector.Follower> voters = new ArrayList<>();
+            for (RaftPeer p : d.getRaftConf().getCurrentPeers(RaftPeerRole.FOLLOWER)) {
+                String id = p.getId().toString();
+                if (!p.getId().equals(selfId) && commits.containsKey(id) && sinceResponse.containsKey(id)) {
+                    voters.add(new StuckFollowerDetector.Follower(Long.parseLong(id), commits.get(id), sinceResponse.get(id)));
+                }
+            }
+            OptionalLong stuck = stuckFollowers.check(System.nanoTime(), d.getRaftLog().getLastCommittedIndex(), voters, checkpointTraffic);
+            if (stuck.isEmpty()) {
+                return;
+            }
+            Optional<StuckFollowerDetector.Follower> target = voters.stream()
+                    .filter(v -> v.id() != stuck.getAsLong() && v.millisSinceLastResponse() < 5_000)
+                    .max(Comparator.comparingLong(StuckFollowerDetector.Follower::commitIndex));
+            LOG.warn("node {} answers but has not caught up for 30 s (commit index {}, the leader's {}): handing leadership to {} "
+                    + "so that a new leader repairs it", stuck.getAsLong(), commits.get(Long.toString(stuck.getAsLong())),
+                    d.getRaftLog().getLastCommittedIndex(), target.map(t -> "node " + t.id()).orElse("no one (no other voter answers)"));
+            if (target.isPresent()) {
+                transferLeadership(target.get().id(), Duration.ofSeconds(10));
+            }
+        } catch (IOException | RuntimeException e) {
+            // The watch runs again in five seconds; a failed look or hand-over must not end it.
+            LOG.warn("node {}: the follower watch failed: {}", config.nodeId(), e.toString());
+        }
     }
 
     public long id() {
@@ -534,6 +599,7 @@ public final class RaftNode implements AutoCloseable {
     @Override
     public void close() throws IOException {
         closing = true;
+        followerWatch.shutdownNow();
         IOException failure = null;
         synchronized (this) {
             if (client != null) {
