@@ -3,6 +3,9 @@ package dev.strata.it;
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.CheckpointStatus;
 import dev.strata.proto.v1.MemberAddRequest;
+import dev.strata.proto.v1.MemberPromoteRequest;
+import dev.strata.proto.v1.StatusResponse;
+import dev.strata.proto.v1.TransferLeaderRequest;
 import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.proto.v1.Plan;
 import dev.strata.server.checkpoint.Backup;
@@ -28,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Checkpoint shipping in a cluster. Followers that fell behind the leader's purged log catch up
  * from shipped checkpoints: a stopped follower through the deltas it missed, a wiped follower
- * and a new member through a full checkpoint. Backups: a full save, an incremental one, and a
+ * and a new member through a full checkpoint, also from a leader its peer list does not name. Backups: a full save, an incremental one, and a
  * restore that seeds a new member. Checkpoints every 50 entries and 16 KiB log segments make
  * purges quick.
  */
@@ -138,6 +141,34 @@ class CheckpointIT {
         assertThat(c.getFullInstalls()).isEqualTo(1);
         assertThat(c.getFilesReceived()).isPositive();
         assertThat(cluster.localContents(4)).isEqualTo(expected);
+    }
+
+    @Test
+    void aNewMemberCatchesUpFromALeaderThatJoinedAfterItsPeerListWasWritten() {
+        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        write("a/", 300);
+        TestCluster.Node four = cluster.startJoiningNode(4);
+        cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(4)
+                .setRaftAddress(four.raftAddress()).setClientAddress(four.clientAddress()).build());
+        cluster.awaitCaughtUp(4);
+        cluster.cluster(cluster.awaitLeader()).memberPromote(MemberPromoteRequest.newBuilder().setId(4).build());
+        Await.until(() -> cluster.status(4).getRole() == StatusResponse.Role.FOLLOWER, TestCluster.STARTUP,
+                "node 4 to follow as a voter");
+        cluster.cluster(4).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(4).build());
+        assertThat(cluster.awaitLeader()).isEqualTo(4);
+        write("b/", 300);
+        purgeThrough(1);
+
+        // Node 5's peer list names nodes 1 to 3 only, and its copy of the member directory is
+        // empty until it has caught up: it asks leader 4 itself, over Raft, where to fetch from.
+        TestCluster.Node five = cluster.startJoiningNode(5);
+        cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(5)
+                .setRaftAddress(five.raftAddress()).setClientAddress(five.clientAddress()).build());
+        write("c/", 30);
+        cluster.awaitCaughtUp(5);
+
+        assertThat(cluster.status(5).getCheckpoints().getFullInstalls()).isEqualTo(1);
+        assertThat(cluster.localContents(5)).isEqualTo(expected);
     }
 
     @Test

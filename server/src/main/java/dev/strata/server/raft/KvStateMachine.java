@@ -37,12 +37,14 @@ import dev.strata.server.kv.RequestValidator;
 import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RaftPeerProto;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
@@ -73,7 +75,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.LongFunction;
+import java.util.function.Function;
 
 /**
  * The Raft state machine of a Strata node: it owns the engine and applies the replicated log
@@ -137,7 +139,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     /** Consecutive failed fetches, to space out the next attempt. */
     private volatile int failedFetches;
     /** A member's client address (the checkpoint service listens there), or null; set by the node. */
-    private volatile LongFunction<String> clientAddresses = id -> null;
+    private volatile Function<RaftPeer, String> leaderClientAddresses = leader -> null;
     /** How checkpoint fetches reach other members' client ports (plaintext or TLS); set by the node. */
     private volatile ChannelCredentials checkpointCredentials = InsecureChannelCredentials.create();
 
@@ -576,16 +578,18 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             return CompletableFuture.completedFuture(null);
         }
         checkpointNeeded = firstTermIndexInLog;
-        RaftPeerId notifier = RaftPeerId.valueOf(roleInfo.getFollowerInfo().getLeaderInfo().getId().getId());
+        RaftPeerProto leaderInfo = roleInfo.getFollowerInfo().getLeaderInfo().getId();
+        RaftPeer notifier = RaftPeer.newBuilder().setId(RaftPeerId.valueOf(leaderInfo.getId()))
+                .setAddress(leaderInfo.getAddress()).build();
         LOG.info("this node needs the log from index {} but the leader ({}) keeps it from {}: fetching a checkpoint",
-                next, notifier, firstTermIndexInLog);
+                next, notifier.getId(), firstTermIndexInLog);
         int failures = failedFetches;
         long delayMillis = failures == 0 ? 0 : Math.min(30_000, 500L << Math.min(failures, 6));
         return CompletableFuture.supplyAsync(() -> fetchCheckpoint(notifier, firstTermIndexInLog.getIndex() - 1),
                 CompletableFuture.delayedExecutor(delayMillis, TimeUnit.MILLISECONDS, installExecutor));
     }
 
-    private TermIndex fetchCheckpoint(RaftPeerId notifier, long minIndex) {
+    private TermIndex fetchCheckpoint(RaftPeer notifier, long minIndex) {
         Engine e = engine;
         if (e == null) {
             throw new NodeUnavailableException("the engine is closed");
@@ -610,11 +614,11 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             try (CheckpointFetcher fetcher = new CheckpointFetcher(new StagingArea(stagingDir()), checkpointStats, 20,
                     Duration.ofSeconds(60), checkpointCredentials)) {
                 staged = fetcher.fetch(new CheckpointFetcher.Request(applied, hasState, false, minIndex, reusable),
-                        () -> clientAddresses.apply(currentLeader(notifier)));
+                        () -> leaderClientAddresses.apply(currentLeader(notifier)));
             }
             failedFetches = 0;
-            long asked = Long.parseLong(notifier.toString());
-            long leading = currentLeader(notifier);
+            long asked = Long.parseLong(notifier.getId().toString());
+            long leading = Long.parseLong(currentLeader(notifier).getId().toString());
             if (leading != asked) {
                 // Ratis finishes an install only when the leader that asked for it sends its next
                 // notice. A new leader that still holds the log this node needs sends appends
@@ -644,15 +648,23 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         }
     }
 
-    /** The leader this node knows now, else the one that sent the notice. */
-    private long currentLeader(RaftPeerId notifier) {
-        RaftPeerId leader = null;
+    /**
+     * The leader this node knows now, else the one that sent the notice; with its Raft address
+     * when this node knows it (from its configuration, or from the notice).
+     */
+    private RaftPeer currentLeader(RaftPeer notifier) {
         try {
-            leader = getServer().join().getDivision(getGroupId()).getInfo().getLeaderId();
+            RaftServer.Division division = getServer().join().getDivision(getGroupId());
+            RaftPeerId leader = division.getInfo().getLeaderId();
+            if (leader == null || leader.equals(notifier.getId())) {
+                return notifier;
+            }
+            RaftPeer inConf = division.getRaftConf().getPeer(leader);
+            return inConf != null ? inConf : RaftPeer.newBuilder().setId(leader).build();
         } catch (IOException | RuntimeException e) {
             LOG.debug("no current leader known: {}", e.toString());
+            return notifier;
         }
-        return Long.parseLong((leader != null ? leader : notifier).toString());
     }
 
     /** Sets how to reach other members' client ports (plaintext until set). */
@@ -660,9 +672,9 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         this.checkpointCredentials = credentials;
     }
 
-    /** Sets how to find a member's client address, where its checkpoint service listens. */
-    void setClientAddresses(LongFunction<String> addresses) {
-        this.clientAddresses = addresses;
+    /** Sets how to find a leader's client address, where its checkpoint service listens. */
+    void setLeaderClientAddresses(Function<RaftPeer, String> addresses) {
+        this.leaderClientAddresses = addresses;
     }
 
     // ------------------------------------------------------------------ as a checkpoint source

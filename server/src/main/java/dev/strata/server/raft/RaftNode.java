@@ -3,6 +3,7 @@ package dev.strata.server.raft;
 import dev.strata.engine.EngineOptions;
 import dev.strata.engine.WalMode;
 import dev.strata.proto.v1.Command;
+import dev.strata.proto.v1.MemberDirectory;
 import dev.strata.proto.v1.MemberRecord;
 import dev.strata.proto.v1.Query;
 import dev.strata.server.config.PeerSpec;
@@ -31,6 +32,7 @@ import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
+import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftConfiguration;
 import org.apache.ratis.server.RaftServer;
@@ -130,7 +132,7 @@ public final class RaftNode implements AutoCloseable {
                 .build();
         this.stateMachine = new KvStateMachine(config.engineDir(), engineOptions, new RequestValidator(config.limits()),
                 config.snapshotThresholdBytes());
-        stateMachine.setClientAddresses(this::clientAddress);
+        stateMachine.setLeaderClientAddresses(this::leaderClientAddress);
         stateMachine.setCheckpointCredentials(tls.clientPortChannelCredentials());
         // A leader whose engine failed refuses every write: let a healthy voter lead instead.
         stateMachine.onFailure(() -> Thread.ofPlatform().daemon().name("strata-handover")
@@ -427,6 +429,42 @@ public final class RaftNode implements AutoCloseable {
         }
         PeerSpec configured = configuredPeers.get(id);
         return configured == null ? "" : configured.clientAddress();
+    }
+
+    /**
+     * The client address of {@code leader}, where its checkpoint service listens: what this node
+     * knows ({@link #clientAddress}), else the leader's own answer, asked over its Raft port. A
+     * node that joined needs the second way: its copy of the directory is empty until it has
+     * caught up, and its peer list (often none) need not name a leader that joined after it was
+     * written. "" when neither way gives one.
+     */
+    String leaderClientAddress(RaftPeer leader) {
+        long id = Long.parseLong(leader.getId().toString());
+        String known = clientAddress(id);
+        if (!known.isEmpty() || leader.getAddress() == null || leader.getAddress().isEmpty()) {
+            return known;
+        }
+        Message directoryQuery = message(Query.newBuilder().setMembers(true).build());
+        try (RaftClient asking = RaftClient.newBuilder()
+                .setClientId(ClientId.randomId())
+                .setRaftGroup(RaftGroup.valueOf(groupId, leader))
+                .setLeaderId(leader.getId())
+                .setProperties(properties)
+                .setParameters(parameters)
+                .setRetryPolicy(RetryPolicies.noRetry())
+                .build()) {
+            // A stale read at index 0: the leader answers from its directory without a ReadIndex round.
+            RaftClientReply reply = await(asking.async().sendStaleRead(directoryQuery, 0, leader.getId()),
+                    Duration.ofSeconds(5), "asking node " + id + " for its client address");
+            String asked = MemberDirectory.parseFrom(content(reply).asReadOnlyByteBuffer()).getMembersList().stream()
+                    .filter(m -> m.getId() == id).map(MemberRecord::getClientAddress).findFirst().orElse("");
+            LOG.info("node {}: the leader {} gives its client address as '{}'", config.nodeId(), id, asked);
+            return asked;
+        } catch (IOException | TimeoutException | RuntimeException e) {
+            LOG.warn("node {}: cannot ask the leader {} at {} for its client address: {}", config.nodeId(), id,
+                    leader.getAddress(), e.toString());
+            return "";
+        }
     }
 
     // ------------------------------------------------------------------ membership (blocking, bounded by timeout)
