@@ -31,8 +31,8 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SetConfigurationRequest;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.protocol.TransferLeadershipRequest;
-import org.apache.ratis.protocol.exceptions.AlreadyClosedException;
 import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftConfiguration;
 import org.apache.ratis.server.RaftServer;
@@ -445,14 +445,7 @@ public final class RaftNode implements AutoCloseable {
             return known;
         }
         Message directoryQuery = message(Query.newBuilder().setMembers(true).build());
-        try (RaftClient asking = RaftClient.newBuilder()
-                .setClientId(ClientId.randomId())
-                .setRaftGroup(RaftGroup.valueOf(groupId, leader))
-                .setLeaderId(leader.getId())
-                .setProperties(properties)
-                .setParameters(parameters)
-                .setRetryPolicy(RetryPolicies.noRetry())
-                .build()) {
+        try (RaftClient asking = newClient(List.of(leader), leader.getId(), RetryPolicies.noRetry())) {
             // A stale read at index 0: the leader answers from its directory without a ReadIndex round.
             RaftClientReply reply = await(asking.async().sendStaleRead(directoryQuery, 0, leader.getId()),
                     Duration.ofSeconds(5), "asking node " + id + " for its client address");
@@ -576,23 +569,17 @@ public final class RaftNode implements AutoCloseable {
     }
 
     /**
-     * Makes {@code call} through the shared Raft client. A blocking call retries inside the
-     * client, and gives up with "... is closed" when {@link #retire} closed that client meanwhile
-     * because another request failed on it; then the call is made once more on the fresh client,
-     * as the retired one would have done, instead of answering with the closed client's name.
+     * Makes {@code call} on a Raft client of its own, closed afterwards. Not on the shared client:
+     * that one is retired (closed) whenever a request on it fails, which under a failing disk or
+     * lossy links can happen again and again while an admin call waits, and Ratis then gives up
+     * on the call with "... is closed". Admin calls are rare, so a client each costs little.
      */
     private RaftClientReply adminCall(AdminCall call) throws IOException {
-        RaftClient used = client();
+        RaftClient own = newClient(voters(), division.getInfo().getLeaderId(), RaftSettings.clientRetryPolicy(config.requestTimeout()));
         try {
-            return call.send(used.admin());
-        } catch (AlreadyClosedException e) {
-            synchronized (this) {
-                if (client == used) {
-                    throw e;
-                }
-            }
-            LOG.info("node {}: the Raft client was replaced during an admin call ({}); calling again", config.nodeId(), e.getMessage());
-            return call.send(client().admin());
+            return call.send(own.admin());
+        } finally {
+            closeInBackground(own, "an admin call's Raft client");
         }
     }
 
@@ -674,13 +661,19 @@ public final class RaftNode implements AutoCloseable {
         }
         LOG.info("node {}: the Raft client failed a request ({}); the next request uses a new client",
                 config.nodeId(), why.toString());
-        // Closing waits up to seconds for the client's channels to drain, and this may run on one
-        // of that client's own threads: close it on a thread of its own.
+        closeInBackground(failed, "the failed Raft client");
+    }
+
+    /**
+     * Closes {@code c} on a thread of its own: closing waits up to seconds for the client's
+     * channels to drain, and the caller may be one of that client's own threads.
+     */
+    private void closeInBackground(RaftClient c, String what) {
         Thread.ofVirtual().name("raft-client-close-" + config.nodeId()).start(() -> {
             try {
-                failed.close();
+                c.close();
             } catch (IOException e) {
-                LOG.warn("node {}: closing the failed Raft client: {}", config.nodeId(), e.toString());
+                LOG.warn("node {}: closing {}: {}", config.nodeId(), what, e.toString());
             }
         });
     }
@@ -688,22 +681,31 @@ public final class RaftNode implements AutoCloseable {
     /** The Ratis client, built on first use from the configuration this node knows then. */
     private synchronized RaftClient client() {
         if (client == null) {
-            // Writes go to the voters: a learner cannot lead, and a joining node lists only itself.
-            Collection<RaftPeer> peers = division.getRaftConf().getAllPeers(RaftPeerRole.FOLLOWER);
-            if (peers.isEmpty()) {
-                throw new NodeUnavailableException("node " + config.nodeId()
-                        + " is not a member of a cluster yet; add it with Cluster/MemberAdd");
-            }
-            client = RaftClient.newBuilder()
-                    .setClientId(ClientId.randomId())
-                    .setRaftGroup(RaftGroup.valueOf(groupId, peers))
-                    .setLeaderId(division.getInfo().getLeaderId())
-                    .setProperties(properties)
-                    .setParameters(parameters)
-                    .setRetryPolicy(RaftSettings.clientRetryPolicy(config.requestTimeout()))
-                    .build();
+            client = newClient(voters(), division.getInfo().getLeaderId(), RaftSettings.clientRetryPolicy(config.requestTimeout()));
         }
         return client;
+    }
+
+    /** Where requests go: the voters, since a learner cannot lead and a joining node lists only itself. */
+    private Collection<RaftPeer> voters() {
+        Collection<RaftPeer> peers = division.getRaftConf().getAllPeers(RaftPeerRole.FOLLOWER);
+        if (peers.isEmpty()) {
+            throw new NodeUnavailableException("node " + config.nodeId()
+                    + " is not a member of a cluster yet; add it with Cluster/MemberAdd");
+        }
+        return peers;
+    }
+
+    /** A Ratis client of this node's group, over this node's transport (and its TLS). */
+    private RaftClient newClient(Collection<RaftPeer> peers, RaftPeerId leader, RetryPolicy retryPolicy) {
+        return RaftClient.newBuilder()
+                .setClientId(ClientId.randomId())
+                .setRaftGroup(RaftGroup.valueOf(groupId, peers))
+                .setLeaderId(leader)
+                .setProperties(properties)
+                .setParameters(parameters)
+                .setRetryPolicy(retryPolicy)
+                .build();
     }
 
     private RaftClientRequest localRequest(Message message, RaftClientRequest.Type type) {
