@@ -331,10 +331,25 @@ public final class ProcessCluster implements AutoCloseable {
                 .getCommitIndex();
         for (long id : configuration(leader)) {
             if (running(id) && !processes.get(id).paused()) {
-                await(() -> status(id).map(s -> s.getAppliedIndex() >= target).orElse(false), timeout,
-                        "node " + id + " to apply index " + target);
+                awaitApplied(id, target, timeout);
             }
         }
+    }
+
+    /**
+     * Waits until node {@code id} alone has applied what the leader has committed now. Unlike
+     * {@link #awaitCaughtUp(Duration)}, a member that a partition cuts off does not hold it up.
+     */
+    private void awaitCaughtUp(long id, Duration timeout) {
+        long leader = awaitLeader(timeout);
+        long target = status(leader).orElseThrow(() -> new IllegalStateException("leader " + leader + " stopped answering"))
+                .getCommitIndex();
+        awaitApplied(id, target, timeout);
+    }
+
+    private void awaitApplied(long id, long index, Duration timeout) {
+        await(() -> status(id).map(s -> s.getAppliedIndex() >= index).orElse(false), timeout,
+                "node " + id + " to apply index " + index);
     }
 
     /**
@@ -446,7 +461,7 @@ public final class ProcessCluster implements AutoCloseable {
                 membership(awaitLeader(timeout)).memberAdd(MemberAddRequest.newBuilder().setId(id)
                         .setRaftAddress(n.advertisedRaftAddress()).setClientAddress(n.clientAddress()).build());
             } else if (m.get().getIsLearner()) {
-                awaitCaughtUp(timeout);
+                awaitCaughtUp(id, timeout);
                 membership(awaitLeader(timeout)).memberPromote(MemberPromoteRequest.newBuilder().setId(id).build());
             } else {
                 return true;
