@@ -57,6 +57,14 @@ final class RaftSettings {
         // acknowledged (its fsync failed), and the leader sends it again. Ratis logs a warning
         // naming the segment and the count of entries kept.
         RaftServerConfigKeys.Log.setCorruptionPolicy(p, RaftServerConfigKeys.Log.CorruptionPolicy.WARN_AND_RETURN);
+        // Ratis 3.3.0 chains a follower's appends into one future when this is on (the default).
+        // One failed link fails every later one with the same exception, without running it: a
+        // follower whose append once lost a race (appends from an old and a new stream after a
+        // connection reset, "Already running a method by ...") refuses every append from then on,
+        // from every leader, and stays behind for good. Seen in the fault-injection soak. Off,
+        // each append stands alone and a lost race fails only that request, which the leader
+        // sends again.
+        RaftServerConfigKeys.Log.setAppendEntriesComposeEnabled(p, false);
 
         // The largest entry must fit every buffer on its way: the appender asserts an entry is
         // no larger than its byte limit, the log writer's buffer must hold it, and the gRPC
