@@ -65,6 +65,12 @@ class CheckpointIT {
         }
     }
 
+    /** Adds a started joining node as a learner, through the leader. */
+    private void addLearner(TestCluster.Node node) {
+        cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(node.id())
+                .setRaftAddress(node.raftAddress()).setClientAddress(node.clientAddress()).build());
+    }
+
     /** Checkpoints on every running node until the leader's log starts after {@code index}. */
     private void purgeThrough(long index) {
         Await.until(() -> {
@@ -132,8 +138,7 @@ class CheckpointIT {
         purgeThrough(1);
 
         TestCluster.Node four = cluster.startJoiningNode(4);
-        cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(4)
-                .setRaftAddress(four.raftAddress()).setClientAddress(four.clientAddress()).build());
+        addLearner(four);
         write("b/", 30);
         cluster.awaitCaughtUp(4);
 
@@ -148,8 +153,7 @@ class CheckpointIT {
         cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
         write("a/", 300);
         TestCluster.Node four = cluster.startJoiningNode(4);
-        cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(4)
-                .setRaftAddress(four.raftAddress()).setClientAddress(four.clientAddress()).build());
+        addLearner(four);
         cluster.awaitCaughtUp(4);
         cluster.cluster(cluster.awaitLeader()).memberPromote(MemberPromoteRequest.newBuilder().setId(4).build());
         Await.until(() -> cluster.status(4).getRole() == StatusResponse.Role.FOLLOWER, TestCluster.STARTUP,
@@ -162,8 +166,7 @@ class CheckpointIT {
         // Node 5's peer list names nodes 1 to 3 only, and its copy of the member directory is
         // empty until it has caught up: it asks leader 4 itself, over Raft, where to fetch from.
         TestCluster.Node five = cluster.startJoiningNode(5);
-        cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(5)
-                .setRaftAddress(five.raftAddress()).setClientAddress(five.clientAddress()).build());
+        addLearner(five);
         write("c/", 30);
         cluster.awaitCaughtUp(5);
 
@@ -195,8 +198,7 @@ class CheckpointIT {
         assertThat(StrataCli.run("checkpoint", "restore", backup.toString())).as("bad usage").isEqualTo(2);
 
         TestCluster.Node four = cluster.startJoiningNode(4);
-        cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(4)
-                .setRaftAddress(four.raftAddress()).setClientAddress(four.clientAddress()).build());
+        addLearner(four);
         cluster.awaitCaughtUp(4);
         assertThat(cluster.localContents(4)).isEqualTo(expected);
     }

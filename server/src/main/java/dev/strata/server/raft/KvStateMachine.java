@@ -138,7 +138,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private volatile StagedCheckpoint pendingInstall;
     /** Consecutive failed fetches, to space out the next attempt. */
     private volatile int failedFetches;
-    /** A member's client address (the checkpoint service listens there), or null; set by the node. */
+    /** A leader's client address (its checkpoint service listens there), or null or ""; set by the node. */
     private volatile Function<RaftPeer, String> leaderClientAddresses = leader -> null;
     /** How checkpoint fetches reach other members' client ports (plaintext or TLS); set by the node. */
     private volatile ChannelCredentials checkpointCredentials = InsecureChannelCredentials.create();

@@ -13,12 +13,13 @@ import java.util.Set;
  * not moved for {@code stuckAfter} although the leader's is ahead of it and it answered the
  * leader within {@code responsive}.
  *
- * <p>Why. Ratis 3.3.0's log appender can record a follower's match index past the follower's
- * real log (seen after connection resets on lossy links). The follower then answers every
- * append "inconsistent, next index N", and Ratis never sets a follower's next index below
- * match + 1, so it resends past the follower's log forever. Only a new leader, with fresh
- * follower records, repairs it; {@link RaftNode} hands over leadership when this detector
- * names a follower.
+ * <p>Why. The fault-injection soaks found followers that answered every append "inconsistent,
+ * next index N" and never caught up. The first reading was that the leader's record of the
+ * follower's log had run ahead of it, which a new leader (with fresh follower records) would
+ * repair, so {@link RaftNode} hands over leadership when this detector names a follower. The
+ * cause found later was on the follower (Ratis's composed appends, now off; see
+ * {@code RaftSettings}), which a hand-over does not repair. This stays as a safety net until a
+ * soak shows whether it is still needed; see {@code docs/fault-injection.md}.
  *
  * <p>What it must not name. A follower that is down (it does not answer), one that is catching
  * up (its commit index moves), and one fetching a checkpoint: while checkpoint bytes are being
