@@ -651,7 +651,10 @@ public final class Engine implements AutoCloseable {
                 setBackgroundError(EngineException.io("flushing memtable", e));
             } catch (EngineException e) {
                 setBackgroundError(e);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | LinkageError e) {
+                // A LinkageError comes from a codec whose native library cannot load (zstd-jni unpacks
+                // it on first use; a full temporary directory fails that). It must end as a failed
+                // flush: a dead flush thread would leave every writer and close waiting for it.
                 setBackgroundError(new EngineException(EngineException.Code.IO_ERROR, "flush failed: " + e, e));
             }
         }
@@ -728,7 +731,7 @@ public final class Engine implements AutoCloseable {
             logs.forEach(edit::addValueLog);
             stats.flushBytes.add(outputs.bytesWritten());
             stats.valueLogBytes.add(values.bytesWritten());
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | LinkageError e) {
             try {
                 outputs.abandon();
                 values.abandon();
@@ -847,7 +850,7 @@ public final class Engine implements AutoCloseable {
             }
         } catch (IOException e) {
             setBackgroundError(EngineException.io("compaction " + c, e));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) { // a codec's native library that cannot load: see flushImmutables
             setBackgroundError(new EngineException(EngineException.Code.IO_ERROR, "compaction " + c + " failed: " + e, e));
         } finally {
             versions.release(base);
