@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +74,27 @@ final class ServerProcess {
 
     boolean alive() {
         return process.isAlive();
+    }
+
+    /**
+     * Lowers the process's file-size limit (RLIMIT_FSIZE): a write past {@code bytes} into any
+     * file then fails with EFBIG, as a full disk fails it with ENOSPC.
+     */
+    void limitFileSize(long bytes) throws IOException, InterruptedException {
+        Process prlimit = new ProcessBuilder("prlimit", "--pid", Long.toString(process.pid()), "--fsize=" + bytes)
+                .redirectErrorStream(true).start();
+        String out = new String(prlimit.getInputStream().readAllBytes());
+        if (prlimit.waitFor() != 0) {
+            throw new IOException("prlimit failed: " + out);
+        }
+    }
+
+    /** Waits for the process to end by itself and returns its exit code. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("the server process did not end within " + timeout);
+        }
+        return process.exitValue();
     }
 
     String output() {

@@ -161,6 +161,10 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private volatile Runnable failureListener = () -> { };
     /** Told when Ratis closes this state machine, which it does when it closes the Raft server. */
     private volatile Runnable closeListener = () -> { };
+    /** Set by the first failed Raft log write; see {@link #notifyLogFailed}. */
+    private final AtomicBoolean logFailed = new AtomicBoolean();
+    /** Told once, on Ratis's log worker thread, when the Raft log cannot be written. */
+    private volatile Runnable logFailureListener = () -> { };
 
     /**
      * @param engineDir              the engine's directory (created if absent)
@@ -716,6 +720,33 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         return checkpointStats;
     }
 
+    /**
+     * Ratis could not write the Raft log (a full or failing disk). Its log worker then fails every
+     * later write, but the entries it could not store stay in its in-memory log, and when a leader
+     * sends them again this node answers that it holds them. It would count toward a quorum for
+     * entries it does not have; and once restarted, with its log ending at the last entry that
+     * reached the disk, it would answer every heartbeat "inconsistent" while the leader, which
+     * never lowers a follower's match index, waits for it to confirm entries past that point:
+     * the soak's {@code disk-full+lossy-links} run sat that way for eight minutes. So the node
+     * stops serving at once, as etcd and TiKV do when a log write fails. Restarted once the disk
+     * has room, it keeps its log up to the last durable entry and catches up from the leader.
+     */
+    @Override
+    public void notifyLogFailed(Throwable cause, LogEntryProto failedEntry) {
+        if (!logFailed.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.error("node {} could not write its Raft log{}, so it stops serving: restart it once the disk is fixed "
+                        + "(it keeps the log up to the last entry that reached the disk). Cause: {}", getId(),
+                failedEntry == null ? "" : " at index " + failedEntry.getIndex(), cause.toString(), cause);
+        logFailureListener.run();
+    }
+
+    /** True once a Raft log write failed; the node then stops (see {@link #notifyLogFailed}). */
+    public boolean logFailed() {
+        return logFailed.get();
+    }
+
     @Override
     public void notifyLeaderChanged(RaftGroupMemberId groupMemberId, RaftPeerId newLeaderId) {
         leaderChanges.incrementAndGet();
@@ -805,6 +836,15 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     /** Sets what to run (once, on the apply thread: it must not block) when the engine fails. */
     void onFailure(Runnable listener) {
         this.failureListener = listener;
+    }
+
+    /**
+     * Sets what to run, once, on Ratis's log worker thread when the Raft log cannot be written. It
+     * may wait a little (the worker fails the entries' futures, and so the leader's requests, only
+     * after it returns), but must not wait for the worker itself.
+     */
+    void onLogFailure(Runnable listener) {
+        this.logFailureListener = listener;
     }
 
     /** Sets what to run, on Ratis's closing thread (it must not block), after this state machine closed. */

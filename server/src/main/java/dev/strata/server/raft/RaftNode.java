@@ -17,9 +17,7 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.api.AdminApi;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
-import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -49,18 +47,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -87,14 +80,6 @@ public final class RaftNode implements AutoCloseable {
     private final ServerConfig config;
     private final RaftPeerId selfId;
     private final CompletableFuture<Void> stoppedByItself = new CompletableFuture<>();
-    /** Watches, while this node leads, for a voter that answers but no longer catches up (see {@link StuckFollowerDetector}). */
-    private final ScheduledExecutorService followerWatch = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "strata-follower-watch");
-        t.setDaemon(true);
-        return t;
-    });
-    private final StuckFollowerDetector stuckFollowers = new StuckFollowerDetector(Duration.ofSeconds(30), Duration.ofSeconds(5));
-    private long checkpointBytesSeen;
     /** Set when {@link #close} starts, so the state machine's close is told apart from Ratis shutting down by itself. */
     private volatile boolean closing;
     private final RaftGroupId groupId;
@@ -137,10 +122,12 @@ public final class RaftNode implements AutoCloseable {
         // A leader whose engine failed refuses every write: let a healthy voter lead instead.
         stateMachine.onFailure(() -> Thread.ofPlatform().daemon().name("strata-handover")
                 .start(() -> handOverLeadership(Duration.ofSeconds(5))));
+        stateMachine.onLogFailure(this::stopAfterLogFailure);
         stateMachine.onClose(() -> {
             if (!closing) {
-                LOG.error("node {}: the Raft server shut down by itself (Ratis does so when this node finds it is not in the "
-                        + "configuration, or when it leads and is removed); this node cannot serve any more", config.nodeId());
+                LOG.error("node {}: the Raft server shut down by itself ({}); this node cannot serve any more", config.nodeId(),
+                        stateMachine.logFailed() ? "its Raft log could not be written"
+                                : "Ratis does so when this node finds it is not in the configuration, or when it leads and is removed");
                 stoppedByItself.complete(null);
             }
         });
@@ -189,53 +176,34 @@ public final class RaftNode implements AutoCloseable {
     public void start() throws IOException {
         server.start();
         division = server.getDivision(groupId);
-        followerWatch.scheduleWithFixedDelay(this::watchFollowers, 5, 5, TimeUnit.SECONDS);
     }
 
     /**
-     * On the leader: hands leadership to another voter when a follower is stuck (see
-     * {@link StuckFollowerDetector}); the new leader starts from fresh follower records.
+     * Closes the Raft server after its log failed to write (see {@link KvStateMachine#notifyLogFailed}),
+     * and returns once it takes no more appends: its close starts by leaving the RUNNING state. This
+     * runs on Ratis's log worker thread, which the close waits for, so the close gets a thread of its
+     * own; the node then ends as one whose server {@linkplain #stoppedByItself stopped by itself}.
      */
-    private void watchFollowers() {
-        try {
-            RaftServer.Division d = division;
-            if (closing || d == null || !d.getInfo().isLeader()) {
+    private void stopAfterLogFailure() {
+        RaftServer.Division d = division;
+        if (d == null) {
+            return; // still starting: the failed start ends the process
+        }
+        Thread.ofPlatform().daemon().name("strata-log-failure-stop").start(() -> {
+            try {
+                d.close();
+            } catch (RuntimeException e) {
+                LOG.error("node {}: closing the Raft server after its log failed: {}", config.nodeId(), e.toString(), e);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (d.getInfo().isAlive() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return;
             }
-            long served = stateMachine.checkpointStats().sentWireBytes.get();
-            boolean checkpointTraffic = served != checkpointBytesSeen;
-            checkpointBytesSeen = served;
-            Map<String, Long> commits = new HashMap<>();
-            for (CommitInfoProto c : d.getCommitInfos()) {
-                commits.put(c.getServer().getId().toStringUtf8(), c.getCommitIndex());
-            }
-            Map<String, Long> sinceResponse = new HashMap<>();
-            for (ServerRpcProto f : d.getInfo().getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
-                sinceResponse.put(f.getId().getId().toStringUtf8(), f.getLastRpcElapsedTimeMs());
-            }
-            List<StuckFollowerDetector.Follower> voters = new ArrayList<>();
-            for (RaftPeer p : d.getRaftConf().getCurrentPeers(RaftPeerRole.FOLLOWER)) {
-                String id = p.getId().toString();
-                if (!p.getId().equals(selfId) && commits.containsKey(id) && sinceResponse.containsKey(id)) {
-                    voters.add(new StuckFollowerDetector.Follower(Long.parseLong(id), commits.get(id), sinceResponse.get(id)));
-                }
-            }
-            OptionalLong stuck = stuckFollowers.check(System.nanoTime(), d.getRaftLog().getLastCommittedIndex(), voters, checkpointTraffic);
-            if (stuck.isEmpty()) {
-                return;
-            }
-            Optional<StuckFollowerDetector.Follower> target = voters.stream()
-                    .filter(v -> v.id() != stuck.getAsLong() && v.millisSinceLastResponse() < 5_000)
-                    .max(Comparator.comparingLong(StuckFollowerDetector.Follower::commitIndex));
-            LOG.warn("node {} answers but has not caught up for 30 s (commit index {}, the leader's {}): handing leadership to {} "
-                    + "so that a new leader repairs it", stuck.getAsLong(), commits.get(Long.toString(stuck.getAsLong())),
-                    d.getRaftLog().getLastCommittedIndex(), target.map(t -> "node " + t.id()).orElse("no one (no other voter answers)"));
-            if (target.isPresent()) {
-                transferLeadership(target.get().id(), Duration.ofSeconds(10));
-            }
-        } catch (IOException | RuntimeException e) {
-            // The watch runs again in five seconds; a failed look or hand-over must not end it.
-            LOG.warn("node {}: the follower watch failed: {}", config.nodeId(), e.toString());
         }
     }
 
@@ -624,7 +592,6 @@ public final class RaftNode implements AutoCloseable {
     @Override
     public void close() throws IOException {
         closing = true;
-        followerWatch.shutdownNow();
         IOException failure = null;
         synchronized (this) {
             if (client != null) {
