@@ -564,19 +564,33 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
      * new member (Ratis lets every bootstrapping follower try), and whenever the leader has
      * purged entries this node still needs.
      *
-     * <p>When the leader's log still starts at or before the next entry this node needs, there
-     * is nothing to install: the answer "no snapshot" (null) makes the leader send the log.
-     * Otherwise the fetch runs on its own thread (Ratis answers the leader "in progress"
+     * <p>When the leader can still send the log (see {@link #leaderLogReaches}), there is nothing
+     * to install: the answer "no snapshot" (null) makes the leader send the log. Otherwise the
+     * fetch runs on its own thread (Ratis answers the leader "in progress"
      * meanwhile): it offers the files of a local checkpoint for reuse, stages and verifies what
      * the leader sends, and completes with the staged state's (term, index). Ratis then pauses
      * this state machine and reinitializes it, which installs what was staged; the log after it
      * is replayed. A failed fetch completes exceptionally; Ratis asks again at the leader's next
      * notice, and the files staged so far are kept.
      */
+    /**
+     * Whether a leader whose log starts at {@code leaderFirst} can send this node the log from
+     * {@code next} on. It needs more than the entry at {@code next}: an append names the entry
+     * before it, whose term the leader knows only while that entry is in its log (or is exactly
+     * its snapshot, and then Ratis sends no notice). So a log starting at {@code next} itself is
+     * not enough: the leader would keep sending notices and never an append (the soak's
+     * {@code partition-leader+pause-leader} run sat that way for eight minutes), and the node must
+     * fetch a checkpoint. The exception is a new, empty node: the log's first entry has nothing
+     * before it.
+     */
+    static boolean leaderLogReaches(long next, long leaderFirst) {
+        return leaderFirst < next || leaderFirst == RaftLog.LEAST_VALID_LOG_INDEX && next == leaderFirst;
+    }
+
     @Override
     public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto roleInfo, TermIndex firstTermIndexInLog) {
         long next = getLastAppliedTermIndex().getIndex() + 1;
-        if (firstTermIndexInLog.getIndex() <= next) {
+        if (leaderLogReaches(next, firstTermIndexInLog.getIndex())) {
             LOG.info("the leader's log starts at {}, and this node needs it from index {}: catching up from the log",
                     firstTermIndexInLog, next);
             return CompletableFuture.completedFuture(null);
