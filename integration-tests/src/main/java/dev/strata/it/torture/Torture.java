@@ -80,6 +80,9 @@ public final class Torture implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        // Interrupted (Ctrl-C, SIGTERM), the soak must not leave its node processes running.
+        Runtime.getRuntime().addShutdownHook(new Thread(
+                () -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly), "strata-torture-stop-nodes"));
         System.exit(new CommandLine(new Torture()).execute(args));
     }
 
