@@ -757,7 +757,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     }
 
     /** True once a Raft log write failed; the node then stops (see {@link #notifyLogFailed}). */
-    public boolean logFailed() {
+    boolean logFailed() {
         return logFailed.get();
     }
 

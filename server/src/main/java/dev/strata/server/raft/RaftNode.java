@@ -185,9 +185,12 @@ public final class RaftNode implements AutoCloseable {
      * own; the node then ends as one whose server {@linkplain #stoppedByItself stopped by itself}.
      */
     private void stopAfterLogFailure() {
-        RaftServer.Division d = division;
-        if (d == null) {
-            return; // still starting: the failed start ends the process
+        RaftServer.Division d;
+        try {
+            d = server.getDivision(groupId); // not the field: a write may fail before start() has set it
+        } catch (IOException e) {
+            LOG.error("node {}: its Raft log failed but its Raft server cannot be found to stop it: {}", config.nodeId(), e.toString(), e);
+            return;
         }
         Thread.ofPlatform().daemon().name("strata-log-failure-stop").start(() -> {
             try {
