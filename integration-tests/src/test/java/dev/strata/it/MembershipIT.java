@@ -21,11 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import static dev.strata.it.Kv.b;
 import static dev.strata.it.Kv.put;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /** Membership through the Cluster service: add a learner, promote it, move leadership to it, remove a node. */
 class MembershipIT {
@@ -97,5 +99,47 @@ class MembershipIT {
         CheckpointResponse checkpoint = cluster.cluster(4).checkpoint(CheckpointRequest.getDefaultInstance());
         assertThat(checkpoint.getIndex()).isPositive();
         assertThat(cluster.status(4).getDurableIndex()).isGreaterThanOrEqualTo(checkpoint.getIndex());
+    }
+
+    /**
+     * While the leader brings a new member up to date, it takes no checkpoint: the checkpoint's
+     * purge could remove the entries the member's log appender is reading, which stops the
+     * appender for good (Ratis restarts appenders only for members of the configuration). The
+     * member is stopped here so that its addition stays in that phase while the test asks.
+     */
+    @Test
+    void theLeaderTakesNoCheckpointWhileItBringsANewMemberUpToDate() {
+        // A longer election timeout stretches how long the leader waits for a silent new member
+        // before it gives the addition up (three times the longest election timeout).
+        cluster = TestCluster.start(dir, 3, Map.of("strata.raft.election-timeout", "3s"));
+        long leader = cluster.awaitLeader();
+        for (int i = 0; i < 200; i++) {
+            put(cluster.kv(leader), "s/" + i, "before");
+        }
+        TestCluster.Node four = cluster.startJoiningNode(4);
+        cluster.stopNode(4);
+
+        CompletableFuture<MemberAddResponse> adding = CompletableFuture.supplyAsync(() -> cluster.cluster(leader)
+                .memberAdd(MemberAddRequest.newBuilder().setId(4).setRaftAddress(four.raftAddress())
+                        .setClientAddress(four.clientAddress()).build()));
+        StatusRuntimeException[] refused = new StatusRuntimeException[1];
+        Await.until(() -> {
+            put(cluster.kv(leader), "s/during", "v"); // so there is something to checkpoint
+            Throwable t = catchThrowable(() -> cluster.cluster(leader).checkpoint(CheckpointRequest.getDefaultInstance()));
+            refused[0] = t instanceof StatusRuntimeException sre ? sre : null;
+            return refused[0] != null;
+        }, TestCluster.DEADLINE, "the leader to refuse a checkpoint while it adds node 4");
+        assertThat(refused[0].getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(refused[0].getStatus().getDescription()).contains("is adding [4]");
+        assertThat(adding).isNotDone();
+
+        cluster.startNode(4);
+        assertThat(adding).succeedsWithin(TestCluster.STARTUP);
+        cluster.awaitCaughtUp(4);
+        assertThat(Kv.getLocal(cluster.kv(4), "s/199").getValue()).isEqualTo(b("before"));
+        assertThat(Kv.getLocal(cluster.kv(4), "s/during").getValue()).isEqualTo(b("v"));
+        // Node 4 has joined: checkpoints (and the purges after them) resume.
+        put(cluster.kv(leader), "s/after", "v");
+        assertThat(cluster.cluster(leader).checkpoint(CheckpointRequest.getDefaultInstance()).getIndex()).isPositive();
     }
 }

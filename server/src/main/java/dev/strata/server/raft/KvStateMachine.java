@@ -65,7 +65,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -127,6 +129,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private final AtomicLong snapshotsTaken = new AtomicLong();
     private final AtomicLong snapshotCalls = new AtomicLong();
     private final AtomicBoolean snapshotRequested = new AtomicBoolean();
+    /** The staged peers for which the last snapshot was deferred; written by the updater thread. */
+    private volatile List<RaftPeerId> snapshotDeferredFor = List.of();
     private final CheckpointStats checkpointStats = new CheckpointStats();
     /** Fetches checkpoints from other nodes, one at a time, off Ratis' threads. */
     private final ExecutorService installExecutor = Executors.newSingleThreadExecutor(r -> {
@@ -512,6 +516,9 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             TermIndex d = durable;
             return d == null ? RaftLog.INVALID_LOG_INDEX : d.getIndex();
         }
+        if (deferSnapshotForStagedPeers()) {
+            return RaftLog.INVALID_LOG_INDEX;
+        }
         TermIndex applied = getLastAppliedTermIndex();
         try {
             TermIndex d = durableTermIndex();
@@ -530,7 +537,32 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         snapshotsTaken.incrementAndGet();
         TermIndex now = durableTermIndex();
         LOG.info("checkpoint: the engine's files hold the log up to {}", now);
+        // A peer whose staging began during the flush may already read the entries a purge
+        // would remove. The checkpoint stays (it is valid for shipping); Ratis just does not
+        // hear of it, so it purges nothing.
+        if (deferSnapshotForStagedPeers()) {
+            return RaftLog.INVALID_LOG_INDEX;
+        }
         return now == null ? RaftLog.INVALID_LOG_INDEX : now.getIndex();
+    }
+
+    /**
+     * Whether this node leads and is adding a member it still brings up to date, when a
+     * snapshot's purge could cut the log under the member's appender for good (see
+     * {@link StagedPeers}). Says so in the log when deferring starts and ends; Ratis asks again
+     * after every applied batch, so the snapshot follows as soon as the member has joined.
+     */
+    private boolean deferSnapshotForStagedPeers() throws IOException {
+        List<RaftPeerId> staged = StagedPeers.of(getServer().join().getDivision(getGroupId()));
+        List<RaftPeerId> before = snapshotDeferredFor;
+        snapshotDeferredFor = staged;
+        if (!staged.isEmpty() && before.isEmpty()) {
+            LOG.info("checkpoint deferred: this leader is adding {}, whose log appender must not lose the entries a purge would remove",
+                    staged);
+        } else if (staged.isEmpty() && !before.isEmpty()) {
+            LOG.info("checkpoint no longer deferred: {} joined, or its addition ended", before);
+        }
+        return !staged.isEmpty();
     }
 
     @Override
@@ -683,6 +715,12 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             LOG.debug("no current leader known: {}", e.toString());
             return notifier;
         }
+    }
+
+    /** The staged peers for which the leader defers its snapshots now, if it does. */
+    Optional<List<RaftPeerId>> snapshotDeferral() {
+        List<RaftPeerId> staged = snapshotDeferredFor;
+        return staged.isEmpty() ? Optional.empty() : Optional.of(staged);
     }
 
     /** Sets how to reach other members' client ports (plaintext until set). */

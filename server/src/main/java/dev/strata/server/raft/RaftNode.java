@@ -512,6 +512,12 @@ public final class RaftNode implements AutoCloseable {
                 callIds.incrementAndGet(), timeout.toMillis(), 1);
         RaftClientReply reply = await(server.snapshotManagementAsync(request), timeout, "taking a checkpoint");
         content(reply);
+        if (reply.getLogIndex() < 0) {
+            // The state machine took none: it is adding a member (see StagedPeers), or it failed.
+            throw new NodeUnavailableException("node " + config.nodeId() + " took no checkpoint now"
+                    + stateMachine.snapshotDeferral().map(peers -> ": it is adding " + peers
+                    + ", which reads the log a checkpoint would purge; retry once it has joined").orElse(""));
+        }
         return reply.getLogIndex();
     }
 
