@@ -716,7 +716,7 @@ public final class Engine implements AutoCloseable {
         CompressionPolicy p = policy;
         TableOutputs outputs = new TableOutputs(dir, versions, level0TableOptions(base, p), Long.MAX_VALUE, List.of(),
                 Long.MAX_VALUE);
-        ValueSeparator values = newValueSeparator(Set.of(), p);
+        ValueSeparator values = newValueSeparator(Set.of(), p, ValueLogFileCreated.Job.FLUSH);
         ObsoleteEntryFilter filter = new ObsoleteEntryFilter(smallestSnapshot, CompactionJob.baseLevelCheck(base, -1));
         try {
             for (entries.seekToFirst(); entries.valid(); entries.next()) {
@@ -791,11 +791,21 @@ public final class Engine implements AutoCloseable {
     }
 
     /** A value separator for one flush or compaction job. */
-    private ValueSeparator newValueSeparator(Set<ValueLogId> relocate, CompressionPolicy p) {
+    private ValueSeparator newValueSeparator(Set<ValueLogId> relocate, CompressionPolicy p, ValueLogFileCreated.Job job) {
         return new ValueSeparator(valueLogs.directory(), versions.origin(), versions::newPendingOutput,
                 versions::releasePendingOutput, valueLogs,
                 options.valueLogEnabled() ? options.minBlobSize() : Integer.MAX_VALUE, relocate, p.longLivedCodec(),
-                p.zstdLevel(), options.valueLogFileSize());
+                p.zstdLevel(), options.valueLogFileSize(),
+                (file, relocated) -> tellListener(new ValueLogFileCreated(file, job, relocated)));
+    }
+
+    /** A listener's failure is its own: logged, and the job goes on. */
+    private void tellListener(ValueLogFileCreated event) {
+        try {
+            options.eventListener().onValueLogFileCreated(event);
+        } catch (RuntimeException e) {
+            LOG.warn("event listener failed on {}", event, e);
+        }
     }
 
     /** New files' directory entries must be durable before the manifest edit that names them. */
@@ -877,7 +887,7 @@ public final class Engine implements AutoCloseable {
             mutex.unlock();
         }
         CompressionPolicy p = policy;
-        ValueSeparator values = newValueSeparator(gcPolicy.candidates(base), p);
+        ValueSeparator values = newValueSeparator(gcPolicy.candidates(base), p, ValueLogFileCreated.Job.COMPACTION);
         CompactionJob.Result r = new CompactionJob(dir, versions, tableCache, options)
                 .run(c, base, smallestSnapshot, p, values, () -> closing);
         if (!c.trivialMove()) {

@@ -47,6 +47,7 @@ import java.util.Objects;
  * @param deltaRetention           the incremental chain keeps flush outputs compaction removed while they take
  *                                 at most this fraction of the live data size (default 0: no chain, as an embedded
  *                                 engine has no replica to catch up; the server keeps 0.25)
+ * @param eventListener            told about background work (default {@link EngineEventListener#NONE})
  */
 public record EngineOptions(
         WalMode walMode,
@@ -76,7 +77,8 @@ public record EngineOptions(
         double valueLogGarbageRatio,
         double valueLogSpaceAmplification,
         int checkpointsToKeep,
-        double deltaRetention) {
+        double deltaRetention,
+        EngineEventListener eventListener) {
 
     private static final long KiB = 1024;
     private static final long MiB = 1024 * KiB;
@@ -85,6 +87,7 @@ public record EngineOptions(
     public EngineOptions {
         Objects.requireNonNull(walMode, "walMode");
         Objects.requireNonNull(compressionPolicy, "compressionPolicy");
+        Objects.requireNonNull(eventListener, "eventListener");
         require(writeBufferSize >= 64 * KiB && writeBufferSize <= 4 * GiB, "writeBufferSize", writeBufferSize, "in [64 KiB, 4 GiB]");
         require(maxImmutableMemtables >= 1 && maxImmutableMemtables <= 16, "maxImmutableMemtables", maxImmutableMemtables, "in [1, 16]");
         require(blockSize >= 256 && blockSize <= 4 * MiB, "blockSize", blockSize, "in [256 B, 4 MiB]");
@@ -191,6 +194,7 @@ public record EngineOptions(
         private double valueLogSpaceAmplification = 1.5;
         private int checkpointsToKeep = 2;
         private double deltaRetention = 0;
+        private EngineEventListener eventListener = EngineEventListener.NONE;
 
         private Builder() {}
 
@@ -223,6 +227,7 @@ public record EngineOptions(
             valueLogSpaceAmplification = o.valueLogSpaceAmplification;
             checkpointsToKeep = o.checkpointsToKeep;
             deltaRetention = o.deltaRetention;
+            eventListener = o.eventListener;
         }
 
         public Builder walMode(WalMode v) { walMode = v; return this; }
@@ -253,6 +258,7 @@ public record EngineOptions(
         public Builder valueLogSpaceAmplification(double v) { valueLogSpaceAmplification = v; return this; }
         public Builder checkpointsToKeep(int v) { checkpointsToKeep = v; return this; }
         public Builder deltaRetention(double fraction) { deltaRetention = fraction; return this; }
+        public Builder eventListener(EngineEventListener v) { eventListener = v; return this; }
 
         public EngineOptions build() {
             return new EngineOptions(walMode, writeBufferSize, maxImmutableMemtables, blockSize, blockRestartInterval,
@@ -260,7 +266,7 @@ public record EngineOptions(
                     level0CompactionTrigger, level0SlowdownTrigger, level0StopTrigger, softPendingCompactionBytes,
                     hardPendingCompactionBytes, compactionThreads, maxOpenTables, blockCacheSize, maxManifestFileSize,
                     compressionPolicy, valueLogEnabled, minBlobSize, valueLogDir, valueLogFileSize, valueLogGarbageRatio,
-                    valueLogSpaceAmplification, checkpointsToKeep, deltaRetention);
+                    valueLogSpaceAmplification, checkpointsToKeep, deltaRetention, eventListener);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.strata.engine;
 
 import dev.strata.engine.testing.Seeds;
 import dev.strata.engine.vlog.ValueLogId;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * exactly a prefix of those written (all-or-nothing, in order: the key range equals a model of
  * that prefix), that the value-log accounting still matches the tables, and that no orphaned
  * value log is left. Rounds share one directory, so later rounds also recover from earlier
- * crashes. The OVERWRITE workload is killed during value-log garbage collection.
+ * crashes. The OVERWRITE workload is killed during value-log garbage collection, at random and,
+ * in its own test, while a relocation is held between writing the moved values and committing.
  */
 class CrashTest {
     @TempDir
@@ -41,19 +43,47 @@ class CrashTest {
         for (int round = 0; round < killAfterAcks.length; round++) {
             long roundSeed = rnd.nextLong();
             roundSeeds.add(roundSeed);
-            int acked = runAndKill(workload, round, roundSeed, killAfterAcks[round]);
-            int valueLogsInVersion;
-            try (Engine engine = Engine.open(dir, CrashBatches.options(workload))) {
-                for (int r = 0; r <= round; r++) {
-                    verifyRound(engine, workload, r, roundSeeds.get(r), r == round ? acked : -1,
-                            "seed=" + seed + " round=" + r + " (killed in round " + round + ")");
-                }
-                engine.verify();
-                engine.waitForCompactions();
-                valueLogsInVersion = engine.stats().valueLogs().size();
-            }
-            assertThat(valueLogFilesOnDisk()).as("no orphaned value logs after recovery").isEqualTo(valueLogsInVersion);
+            int acked = runAndKill(workload, round, roundSeed, killAfterAcks[round], false).acks();
+            recoverAndVerify(workload, roundSeeds, acked, "seed=" + seed);
         }
+    }
+
+    /**
+     * Each round's writer holds the first compaction that relocates values once it has written
+     * (and fsynced) a value-log file of them, and is killed there: the moved copies are on disk,
+     * the manifest edit that would switch the tables to them is not. Recovery must keep reading
+     * the values from the files they were copied from and remove the orphaned copies.
+     */
+    @Test
+    void killedMidRelocationTheUncommittedCopiesAreDiscarded() throws Exception {
+        long seed = Seeds.seed("CrashTest relocation");
+        Random rnd = new Random(seed);
+        List<Long> roundSeeds = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            roundSeeds.add(rnd.nextLong());
+            // The bound on batches only stops a writer whose collection never starts.
+            Killed killed = runAndKill(CrashBatches.Workload.OVERWRITE, round, roundSeeds.get(round), 100_000, true);
+            assertThat(killed.relocatedFile()).as("seed=" + seed + " round=" + round + ": a relocation was held").isNotNull();
+            assertThat(dir.resolve(killed.relocatedFile())).as("the relocated values were written before the kill").exists();
+            recoverAndVerify(CrashBatches.Workload.OVERWRITE, roundSeeds, killed.acks(), "seed=" + seed);
+        }
+    }
+
+    /** Opens the engine after a kill in the last of {@code roundSeeds}' rounds and checks every round. */
+    private void recoverAndVerify(CrashBatches.Workload workload, List<Long> roundSeeds, int acked, String context)
+            throws IOException {
+        int last = roundSeeds.size() - 1;
+        int valueLogsInVersion;
+        try (Engine engine = Engine.open(dir, CrashBatches.options(workload))) {
+            for (int r = 0; r <= last; r++) {
+                verifyRound(engine, workload, r, roundSeeds.get(r), r == last ? acked : -1,
+                        context + " round=" + r + " (killed in round " + last + ")");
+            }
+            engine.verify();
+            engine.waitForCompactions();
+            valueLogsInVersion = engine.stats().valueLogs().size();
+        }
+        assertThat(valueLogFilesOnDisk()).as("no orphaned value logs after recovery").isEqualTo(valueLogsInVersion);
     }
 
     private long valueLogFilesOnDisk() throws IOException {
@@ -62,14 +92,25 @@ class CrashTest {
         }
     }
 
-    /** Starts the writer, waits for {@code acks} acknowledgements, kills it; returns the acks seen. */
-    private int runAndKill(CrashBatches.Workload workload, int round, long roundSeed, int acks) throws Exception {
+    /** What the writer had done when it was killed: acknowledged batches, the held relocation's file. */
+    private record Killed(int acks, String relocatedFile) {}
+
+    /**
+     * Starts the writer, waits for {@code acks} acknowledgements (or, when {@code holdRelocation},
+     * for a held relocation), and kills it.
+     */
+    private Killed runAndKill(CrashBatches.Workload workload, int round, long roundSeed, int acks, boolean holdRelocation)
+            throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), CrashWriter.class.getName(),
-                dir.toString(), workload.name(), Integer.toString(round), Long.toString(roundSeed))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                dir.toString(), workload.name(), Integer.toString(round), Long.toString(roundSeed)));
+        if (holdRelocation) {
+            command.add("hold-relocation");
+        }
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         int seen = 0;
+        String relocated = null;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             boolean opened = false;
             for (String line; (line = out.readLine()) != null; ) {
@@ -77,8 +118,10 @@ class CrashTest {
                     opened = true;
                 } else if (line.startsWith("ACK ")) {
                     seen = Integer.parseInt(line.substring(4));
+                } else if (line.startsWith("RELOCATED ")) {
+                    relocated = line.substring("RELOCATED ".length());
                 }
-                if (opened && seen >= acks) {
+                if (opened && (seen >= acks || relocated != null)) {
                     break;
                 }
             }
@@ -88,7 +131,7 @@ class CrashTest {
         } finally {
             p.destroyForcibly();
         }
-        return seen;
+        return new Killed(seen, relocated);
     }
 
     /**

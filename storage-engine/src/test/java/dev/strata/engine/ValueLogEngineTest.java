@@ -53,36 +53,58 @@ class ValueLogEngineTest {
         return v;
     }
 
+    /**
+     * The model test for separated values: puts, deletes and batches of both over a small key
+     * space, point reads and range scans, and a snapshot held across each phase's compactions (so
+     * collection must keep the files it reads from), with a reopen after every phase.
+     */
     @Test
     void mixedValuesWithHeavyOverwritesAndDeletesSurviveEveryPhaseAndReopen() {
         long seed = Seeds.seed("ValueLogEngineTest");
         Random rnd = new Random(seed);
         NavigableMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
         for (int phase = 0; phase < 6; phase++) {
+            String context = "seed=" + seed + " phase " + phase;
             try (Engine db = Engine.open(dir, options())) {
-                EngineModelTest.checkScan(db.scan(null, null), model, "seed=" + seed + " phase " + phase + " after reopen");
+                EngineModelTest.checkScan(db.scan(null, null), model, context + " after reopen");
+                Snapshot snapshot = null;
+                NavigableMap<byte[], byte[]> frozen = null;
                 for (int op = 0; op < 3000; op++) {
-                    byte[] k = key(rnd.nextInt(400));
-                    if (rnd.nextInt(10) < 7) {
+                    int dice = rnd.nextInt(10);
+                    if (dice < 6) {
+                        byte[] k = key(rnd.nextInt(400));
                         byte[] v = mixedValue(rnd);
                         db.put(k, v);
                         model.put(k, v);
-                    } else {
+                    } else if (dice < 9) {
+                        byte[] k = key(rnd.nextInt(400));
                         db.delete(k);
                         model.remove(k);
+                    } else {
+                        writeRandomBatch(db, rnd, model);
+                    }
+                    if (op == 1000) {
+                        snapshot = db.snapshot();
+                        frozen = new TreeMap<>(model);
                     }
                     if (op % 500 == 0) {
                         byte[] probe = key(rnd.nextInt(400));
-                        assertThat(db.get(probe)).as("seed=" + seed + " get").isEqualTo(model.get(probe));
+                        assertThat(db.get(probe)).as(context + " get").isEqualTo(model.get(probe));
+                        checkRandomRange(db, rnd, model, context + " op " + op);
                     }
                 }
                 if (phase % 2 == 1) {
                     db.compactRange(null, null);
                 }
                 db.waitForCompactions();
-                EngineModelTest.checkScan(db.scan(null, null), model, "seed=" + seed + " phase " + phase);
+                EngineModelTest.checkScan(db.scan(null, null), model, context);
                 for (byte[] k : model.keySet()) {
                     assertThat(db.get(k)).isEqualTo(model.get(k));
+                }
+                try (Snapshot s = snapshot) {
+                    EngineModelTest.checkScan(s.scan(null, null), frozen, context + " snapshot after compactions");
+                    byte[] probe = key(rnd.nextInt(400));
+                    assertThat(s.get(probe)).as(context + " snapshot get").isEqualTo(frozen.get(probe));
                 }
                 VerifyReport report = db.verify();
                 assertThat(report.valuePointers()).as("values were separated").isPositive();
@@ -93,6 +115,37 @@ class ValueLogEngineTest {
                 }
             }
         }
+    }
+
+    /** One batch of 1 to 10 puts and deletes, applied to the model only once written. */
+    private static void writeRandomBatch(Engine db, Random rnd, NavigableMap<byte[], byte[]> model) {
+        WriteBatch batch = new WriteBatch();
+        NavigableMap<byte[], byte[]> staged = new TreeMap<>(Arrays::compareUnsigned);
+        for (int i = rnd.nextInt(10); i >= 0; i--) {
+            byte[] k = key(rnd.nextInt(400));
+            if (rnd.nextInt(3) == 0) {
+                batch.delete(k);
+                staged.put(k, null);
+            } else {
+                byte[] v = mixedValue(rnd);
+                batch.put(k, v);
+                staged.put(k, v);
+            }
+        }
+        db.write(batch);
+        staged.forEach((k, v) -> {
+            if (v == null) model.remove(k); else model.put(k, v);
+        });
+    }
+
+    /** A scan between two random keys, against the model. */
+    private static void checkRandomRange(Engine db, Random rnd, NavigableMap<byte[], byte[]> model, String context) {
+        byte[] a = key(rnd.nextInt(400));
+        byte[] b = key(rnd.nextInt(400));
+        if (Arrays.compareUnsigned(a, b) > 0) {
+            byte[] t = a; a = b; b = t;
+        }
+        EngineModelTest.checkScan(db.scan(a, b), model.subMap(a, true, b, false), context + " range scan");
     }
 
     /**
@@ -127,6 +180,32 @@ class ValueLogEngineTest {
             db.waitForCompactions();
             db.verify();
             return db.stats().valueLogBytes();
+        }
+    }
+
+    @Test
+    void theEventListenerHearsOfEachValueLogFileAndCannotFailTheJob() {
+        List<ValueLogFileCreated> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        EngineEventListener listener = new EngineEventListener() {
+            @Override
+            public void onValueLogFileCreated(ValueLogFileCreated event) {
+                heard.add(event);
+                throw new IllegalStateException("a listener's own bug");
+            }
+        };
+        Random rnd = new Random(6);
+        byte[] big = randomBytes(rnd, 5000);
+        try (Engine db = Engine.open(dir, options().toBuilder().eventListener(listener).build())) {
+            db.put(key(1), big);
+            db.flush();
+            assertThat(db.get(key(1))).as("the flush committed despite the listener").isEqualTo(big);
+            assertThat(heard).hasSize(1);
+            ValueLogFileCreated event = heard.get(0);
+            assertThat(event.job()).isEqualTo(ValueLogFileCreated.Job.FLUSH);
+            assertThat(event.relocatedBytes()).isZero();
+            assertThat(event.file().entries()).isEqualTo(1);
+            assertThat(db.stats().valueLogs()).extracting(EngineStats.ValueLogStats::file)
+                    .containsExactly(event.file().id().fileName());
         }
     }
 

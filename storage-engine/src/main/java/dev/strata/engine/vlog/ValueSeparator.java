@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
@@ -45,6 +46,7 @@ public final class ValueSeparator {
     private final Codec codec;
     private final int zstdLevel;
     private final long fileSize;
+    private final BiConsumer<ValueLogFileMetadata, Long> onFileFinished;
 
     private final Map<ValueLogId, Long> garbage = new HashMap<>();
     private final List<ValueLogFileMetadata> finished = new ArrayList<>();
@@ -52,6 +54,7 @@ public final class ValueSeparator {
     private ValueLogWriter writer;
     private long separatedBytes;
     private long relocatedBytes;
+    private long relocatedIntoCurrent;
     private long bytesWritten;
 
     /**
@@ -59,10 +62,11 @@ public final class ValueSeparator {
      * @param relocate     files whose live values this job moves (garbage collection); may be empty
      * @param codec        the codec for long-lived data, tried on each value
      * @param fileSize     a value-log output is cut once it reaches this many bytes
+     * @param onFileFinished told of each output once it is fsynced, with the bytes relocated into it
      */
     public ValueSeparator(Path dir, long origin, LongSupplier newPendingNumber, LongConsumer releasePendingNumber,
                           ValueLogs logs, int minBlobSize, Set<ValueLogId> relocate, Codec codec, int zstdLevel,
-                          long fileSize) {
+                          long fileSize, BiConsumer<ValueLogFileMetadata, Long> onFileFinished) {
         this.dir = dir;
         this.origin = origin;
         this.newPendingNumber = newPendingNumber;
@@ -73,6 +77,7 @@ public final class ValueSeparator {
         this.codec = codec;
         this.zstdLevel = zstdLevel;
         this.fileSize = fileSize;
+        this.onFileFinished = onFileFinished;
     }
 
     /** The entry to write for a kept entry: unchanged, separated, or relocated. */
@@ -93,6 +98,7 @@ public final class ValueSeparator {
                 ValuePointer moved = writer().addStored(userKey, stored.codec(), stored.stored());
                 garbage.merge(old.file(), (long) old.length(), Long::sum);
                 relocatedBytes += old.length();
+                relocatedIntoCurrent += old.length();
                 return new Entry(internalKey, moved.encode());
             }
         }
@@ -138,6 +144,9 @@ public final class ValueSeparator {
         bytesWritten += m.fileSize();
         finished.add(m);
         writer = null;
+        long relocatedHere = relocatedIntoCurrent;
+        relocatedIntoCurrent = 0;
+        onFileFinished.accept(m, relocatedHere);
     }
 
     /** Finishes (fsyncs) the last value log; returns every file this job wrote. */
