@@ -131,6 +131,42 @@ class CheckpointIT {
         assertThat(cluster.localContents(3)).isEqualTo(expected);
     }
 
+    /**
+     * A leader whose latest checkpoint is at the last entry of its term comes back after its
+     * successor purged that term from its log. Ratis starts a new log segment with every term,
+     * so the successor's log then starts at exactly the entry the old leader needs next, and the
+     * successor knows nothing of the entry before it. Ratis 3.3.0's leader asked the old leader,
+     * again and again, to install the checkpoint it already had, and never sent it an entry
+     * (see SnapshotAwareLogAppender). The soak met it after a graceful restart: the stopping
+     * leader hands leadership over, refuses the successor's first entry while it closes, and
+     * checkpoints at the last entry of its term. Here a checkpoint and a kill make that state
+     * without the race.
+     */
+    @Test
+    void aLeaderCheckpointedAtTheEndOfItsTermCatchesUpWhenItsSuccessorsLogStartsRightAfter() {
+        // Segments large enough that the successor's whole term stays in one of them.
+        cluster = TestCluster.start(dir, 3, Map.of("strata.raft.snapshot.threshold-entries", "50",
+                "strata.raft.log.segment-size", "8MiB"));
+        write("a/", 120);
+        long old = cluster.awaitLeader();
+        cluster.cluster(old).checkpoint(CheckpointRequest.getDefaultInstance());
+        long lastOfItsTerm = cluster.status(old).getAppliedIndex();
+        cluster.killNode(old);
+
+        Await.until(() -> {
+            write("b/", 20);
+            return cluster.status(cluster.awaitLeader()).getLogStartIndex() > lastOfItsTerm;
+        }, Duration.ofSeconds(60), "the successor to purge the old leader's term from its log");
+        assertThat(cluster.status(cluster.awaitLeader()).getLogStartIndex())
+                .as("the successor's log starts right after the old leader's checkpoint").isEqualTo(lastOfItsTerm + 1);
+
+        cluster.startNode(old);
+        cluster.awaitCaughtUp(old);
+        CheckpointStatus c = cluster.status(old).getCheckpoints();
+        assertThat(c.getDeltaInstalls() + c.getFullInstalls()).as("caught up from the log alone").isZero();
+        assertThat(cluster.localContents(old)).isEqualTo(expected);
+    }
+
     @Test
     void aNewMemberCatchesUpThroughAFullCheckpoint() {
         cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);

@@ -1,6 +1,7 @@
 package dev.strata.server.raft;
 
 import dev.strata.server.config.ServerConfig;
+import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
@@ -30,6 +31,8 @@ final class RaftSettings {
     static RaftProperties properties(ServerConfig c) {
         RaftProperties p = new RaftProperties();
         RaftServerConfigKeys.setStorageDir(p, List.of(c.raftDir().toFile()));
+        // Ratis's gRPC transport with a corrected log appender (see SnapshotAwareLogAppender).
+        RaftConfigKeys.Rpc.setType(p, StrataGrpcFactory.TYPE);
         GrpcConfigKeys.Server.setHost(p, c.bindAddress());
         GrpcConfigKeys.Server.setPort(p, c.raftListenPort());
 

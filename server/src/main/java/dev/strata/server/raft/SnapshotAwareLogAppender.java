@@ -1,0 +1,68 @@
+package dev.strata.server.raft;
+
+import org.apache.ratis.grpc.server.GrpcLogAppender;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.leader.FollowerInfo;
+import org.apache.ratis.server.leader.LeaderState;
+import org.apache.ratis.server.raftlog.RaftLog;
+
+/**
+ * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with one
+ * decision corrected: it does not ask a follower to install a checkpoint that the follower has
+ * just told it it holds.
+ *
+ * <p>The loop this breaks (Ratis 3.3.0; RATIS-2500, fixed upstream after that release). An
+ * append names the entry before its first one, and the leader knows that entry only while it
+ * is in its log or is exactly its latest snapshot. When a follower needs the log from the very
+ * index where the leader's log now starts, the leader knows neither, so it notifies the
+ * follower to install a snapshot. If the follower's own snapshot ends just before that index,
+ * Ratis's follower answers ALREADY_INSTALLED (without asking the state machine), and the leader
+ * records the follower's snapshot index and next index... and then notifies it again, because
+ * its test for "notify" never looks at what the follower reported. The exemption Ratis's
+ * append builder already has for this case (send the entries without the previous one) is
+ * never reached. No append is ever sent; the follower stays behind for good.
+ *
+ * <p>It happens after an ordinary rolling restart. A leader stopped gracefully hands
+ * leadership over, then takes a checkpoint at its last applied entry, the last of its term.
+ * Ratis starts a new log segment at every change of term, so once the successor purges its
+ * log through its own checkpoint, its log starts exactly at the first entry of its term: the
+ * entry the restarted node needs next. Seen in the fault-injection soak (restart nemesis).
+ *
+ * <p>Sending the entries without the previous one is safe here: the follower's snapshot holds
+ * only committed entries, which every log agrees on, so the consistency check the previous
+ * entry serves cannot fail; and a follower whose log differs after its snapshot truncates on
+ * the append as usual.
+ */
+final class SnapshotAwareLogAppender extends GrpcLogAppender {
+    SnapshotAwareLogAppender(RaftServer.Division server, LeaderState leaderState, FollowerInfo follower) {
+        super(server, leaderState, follower);
+    }
+
+    @Override
+    public boolean shouldInstallSnapshot(boolean hasSnapshot) {
+        if (!super.shouldInstallSnapshot(hasSnapshot)) {
+            return false;
+        }
+        FollowerInfo f = getFollower();
+        return !followerSnapshotCoversThePreviousEntry(f.getNextIndex(), f.hasAttemptedToInstallSnapshot(),
+                f.getSnapshotIndex(), getRaftLog().getStartIndex());
+    }
+
+    /**
+     * Whether a follower that needs entries from {@code followerNext} on can be sent them without
+     * the entry before them: the leader's log starts right there (so it has every entry the
+     * follower needs) and the follower reported a snapshot ending just before it.
+     *
+     * @param snapshotReported whether the leader heard from the follower about a snapshot (an
+     *                         install reply); the index itself starts at 0, so 0 is never taken
+     *                         for a snapshot
+     */
+    static boolean followerSnapshotCoversThePreviousEntry(long followerNext, boolean snapshotReported,
+                                                          long followerSnapshotIndex, long leaderLogStart) {
+        return snapshotReported
+                && followerSnapshotIndex > RaftLog.LEAST_VALID_LOG_INDEX
+                && leaderLogStart != RaftLog.INVALID_LOG_INDEX
+                && followerNext == leaderLogStart
+                && followerNext == followerSnapshotIndex + 1;
+    }
+}

@@ -1,0 +1,43 @@
+package dev.strata.server.raft;
+
+import org.junit.jupiter.api.Test;
+
+import static dev.strata.server.raft.SnapshotAwareLogAppender.followerSnapshotCoversThePreviousEntry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * When the leader may send entries to a follower without the entry before them. The case the
+ * appender exists for: the leader's log starts at 121, the follower reported a snapshot through
+ * 120 and needs 121 on.
+ */
+class SnapshotAwareLogAppenderTest {
+    @Test
+    void aFollowerWhoseSnapshotEndsJustBeforeTheLeadersLogGetsEntries() {
+        assertThat(followerSnapshotCoversThePreviousEntry(121, true, 120, 121)).isTrue();
+    }
+
+    @Test
+    void aFollowerThatNeedsEntriesTheLeaderPurgedStillGetsACheckpoint() {
+        assertThat(followerSnapshotCoversThePreviousEntry(100, true, 99, 121)).isFalse();
+    }
+
+    @Test
+    void aSnapshotTheFollowerNeverReportedIsNotAssumed() {
+        assertThat(followerSnapshotCoversThePreviousEntry(121, false, 120, 121)).isFalse();
+    }
+
+    @Test
+    void theInitialSnapshotIndexIsNotTakenForASnapshot() {
+        assertThat(followerSnapshotCoversThePreviousEntry(1, true, 0, 1)).isFalse();
+    }
+
+    @Test
+    void aSnapshotThatEndsEarlierLeavesAGapAndGetsACheckpoint() {
+        assertThat(followerSnapshotCoversThePreviousEntry(121, true, 110, 121)).isFalse();
+    }
+
+    @Test
+    void aLeaderWithAnEmptyLogHasNothingToSend() {
+        assertThat(followerSnapshotCoversThePreviousEntry(121, true, 120, -1)).isFalse();
+    }
+}
