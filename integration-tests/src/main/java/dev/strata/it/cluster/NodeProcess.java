@@ -6,6 +6,7 @@ import dev.strata.server.config.ConfigKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -94,6 +95,16 @@ public final class NodeProcess {
             process.destroyForcibly();
             awaitExit(30, "SIGKILL after an ignored SIGTERM");
             throw new IllegalStateException("node process " + pid() + " did not stop within 90 s of SIGTERM");
+        }
+    }
+
+    /** Whether the process has exited, or exits within {@code timeout} (a node that stops itself takes a moment). */
+    public boolean exitsWithin(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for node process " + pid(), e);
         }
     }
 
