@@ -84,7 +84,10 @@ public final class Main {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            ShutdownWatchdog watchdog = ShutdownWatchdog.start("the stop of node " + loaded.config().nodeId(),
+                    StrataServer.longestStop(loaded.config()), () -> Runtime.getRuntime().halt(1));
             server.close();
+            watchdog.finished();
             stopped.countDown();
         }, "strata-shutdown"));
         // A node whose Raft server shut down by itself serves nothing: end the process (the

@@ -37,6 +37,8 @@ import java.util.concurrent.TimeUnit;
 public final class StrataServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StrataServer.class);
     private static final Duration HANDOVER_TIMEOUT = Duration.ofSeconds(3);
+    /** Closing the Raft server and the engine: a memtable flush and file closes, seconds at most. */
+    private static final Duration CLOSE_ALLOWANCE = Duration.ofSeconds(20);
 
     private final ServerConfig config;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -146,6 +148,15 @@ public final class StrataServer implements AutoCloseable {
 
     public ServerConfig config() {
         return config;
+    }
+
+    /**
+     * The longest a {@link #close()} of a node with this configuration should take: the calls in
+     * flight, their cancellation, the hand-over, then closing Raft and the engine. Beyond it
+     * something is stuck (see {@link ShutdownWatchdog}).
+     */
+    static Duration longestStop(ServerConfig config) {
+        return config.shutdownTimeout().plus(ApiServer.CANCEL_WAIT).plus(HANDOVER_TIMEOUT).plusSeconds(1).plus(CLOSE_ALLOWANCE);
     }
 
     /**

@@ -92,6 +92,10 @@ public final class NodeProcess {
         resume();
         process.destroy();
         if (!waitFor(90)) {
+            // The node's own watchdog should have ended it; if not, a thread dump (the JVM
+            // prints it into the node's log on SIGQUIT) is the evidence of what it is stuck on.
+            signal("QUIT");
+            waitFor(2);
             process.destroyForcibly();
             awaitExit(30, "SIGKILL after an ignored SIGTERM");
             throw new IllegalStateException("node process " + pid() + " did not stop within 90 s of SIGTERM");

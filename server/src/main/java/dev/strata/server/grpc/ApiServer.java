@@ -39,6 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+    /** How long calls get to end once cancelled, at a stop. */
+    public static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
     private static final String KV_SERVICE = "strata.v1.KV";
 
     private final Server server;
@@ -98,7 +100,7 @@ public final class ApiServer implements AutoCloseable {
             if (!server.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
                 LOG.warn("requests still in flight after {} ms; cancelling them", grace.toMillis());
                 server.shutdownNow();
-                server.awaitTermination(5, TimeUnit.SECONDS);
+                server.awaitTermination(CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -117,7 +119,7 @@ public final class ApiServer implements AutoCloseable {
         requestExecutor.shutdownNow();
         checkpointExecutor.shutdownNow();
         try {
-            server.awaitTermination(5, TimeUnit.SECONDS);
+            server.awaitTermination(CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
