@@ -5,7 +5,12 @@ import dev.strata.server.config.ConfigKeys;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,11 +29,16 @@ public final class NodeProcess {
      */
     public static final List<String> TEST_JVM_OPTIONS = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
+    /** What the server logs when its stop got stuck and its watchdog ended it (see ShutdownWatchdog). */
+    private static final String STUCK_STOP = "did not finish within";
+
     private final Process process;
+    private final Path log;
     private volatile boolean paused;
 
-    private NodeProcess(Process process) {
+    private NodeProcess(Process process, Path log) {
         this.process = process;
+        this.log = log;
     }
 
     /** Starts a node with {@code config} (keys by name) given as flags; its output is appended to {@code log}. */
@@ -62,7 +72,7 @@ public final class NodeProcess {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
-            return new NodeProcess(p);
+            return new NodeProcess(p, log);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }
@@ -87,9 +97,15 @@ public final class NodeProcess {
         paused = false;
     }
 
-    /** SIGTERM and wait for the graceful shutdown (flush, leadership handed over). */
+    /**
+     * SIGTERM and wait for the graceful shutdown (flush, leadership handed over).
+     *
+     * @throws IllegalStateException if the stop got stuck: the node's watchdog ended it, or it
+     *                               did not end within 90 s
+     */
     public void terminate() {
         resume();
+        long logBefore = logSize();
         process.destroy();
         if (!waitFor(90)) {
             // The node's own watchdog should have ended it; if not, a thread dump (the JVM
@@ -99,6 +115,28 @@ public final class NodeProcess {
             process.destroyForcibly();
             awaitExit(30, "SIGKILL after an ignored SIGTERM");
             throw new IllegalStateException("node process " + pid() + " did not stop within 90 s of SIGTERM");
+        }
+        if (logSince(logBefore).contains(STUCK_STOP)) {
+            throw new IllegalStateException("node process " + pid() + " got stuck stopping after SIGTERM and its watchdog "
+                    + "ended it; its log has the threads' stacks");
+        }
+    }
+
+    private long logSize() {
+        try {
+            return Files.size(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the size of " + log, e);
+        }
+    }
+
+    private String logSince(long offset) {
+        try (FileChannel in = FileChannel.open(log, StandardOpenOption.READ)) {
+            ByteBuffer tail = ByteBuffer.allocate((int) Math.max(0, in.size() - offset));
+            in.read(tail, offset);
+            return new String(tail.array(), 0, tail.position(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + log, e);
         }
     }
 

@@ -122,6 +122,12 @@ final class Errors {
         if (e instanceof IOException) {
             return unavailable(e.toString());
         }
+        if (e instanceof org.apache.ratis.thirdparty.io.grpc.StatusRuntimeException
+                || e instanceof org.apache.ratis.thirdparty.io.grpc.StatusException) {
+            // Ratis's own gRPC (shaded) carries only traffic between nodes: its failure is a
+            // broken link to another node, not a fault of the request.
+            return unavailable("the link to another node failed: " + e.getMessage());
+        }
         LOG.warn("unexpected failure, answered INTERNAL", e);
         return Status.INTERNAL.withDescription(e.toString()).asRuntimeException();
     }

@@ -52,6 +52,14 @@ class ErrorsTest {
     }
 
     @Test
+    void aBrokenLinkBetweenNodesIsUnavailable() {
+        StatusRuntimeException s = noLeader.toStatus(new CompletionException(org.apache.ratis.thirdparty.io.grpc.Status.UNAVAILABLE
+                .withDescription("Network closed for unknown reason").asRuntimeException()));
+        assertThat(s.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(s.getStatus().getDescription()).contains("the link to another node failed", "Network closed");
+    }
+
+    @Test
     void timeoutsAreDeadlineExceededAndFullDisksResourceExhausted() {
         assertThat(noLeader.toStatus(new TimeoutException("took too long")).getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
         assertThat(noLeader.toStatus(new StorageFullException("disk full")).getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
