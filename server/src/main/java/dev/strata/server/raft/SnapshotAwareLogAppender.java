@@ -5,11 +5,13 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.leader.FollowerInfo;
 import org.apache.ratis.server.leader.LeaderState;
 import org.apache.ratis.server.raftlog.RaftLog;
+import org.apache.ratis.util.Timestamp;
 
 /**
- * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with one
- * decision corrected: it does not ask a follower to install a checkpoint that the follower has
- * just told it it holds.
+ * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with two
+ * decisions corrected: it does not ask a follower to install a checkpoint that the follower has
+ * just told it it holds, and it does ask a follower that answers but refuses every append (see
+ * {@link #followerRefusesAppends}).
  *
  * <p>The loop this breaks (Ratis 3.3.0; RATIS-2500, fixed upstream after that release). An
  * append names the entry before its first one, and the leader knows that entry only while it
@@ -34,18 +36,54 @@ import org.apache.ratis.server.raftlog.RaftLog;
  * the append as usual.
  */
 final class SnapshotAwareLogAppender extends GrpcLogAppender {
+    /** How long a follower may answer yet refuse every append before it gets a notice anyway. */
+    static final long REFUSING_FOR_MS = 10_000;
+
+    /** The follower's next and match index when they last changed, and when that was. */
+    private long seenNext = RaftLog.INVALID_LOG_INDEX;
+    private long seenMatch = RaftLog.INVALID_LOG_INDEX;
+    private Timestamp seenSince = Timestamp.currentTime();
+
     SnapshotAwareLogAppender(RaftServer.Division server, LeaderState leaderState, FollowerInfo follower) {
         super(server, leaderState, follower);
     }
 
+    /** Called by this appender's own thread before each round of sending. */
     @Override
     public boolean shouldInstallSnapshot(boolean hasSnapshot) {
-        if (!super.shouldInstallSnapshot(hasSnapshot)) {
+        FollowerInfo f = getFollower();
+        if (super.shouldInstallSnapshot(hasSnapshot)) {
+            return !followerSnapshotCoversThePreviousEntry(f.getNextIndex(), f.hasAttemptedToInstallSnapshot(),
+                    f.getSnapshotIndex(), getRaftLog().getStartIndex());
+        }
+        if (f.getNextIndex() != seenNext || f.getMatchIndex() != seenMatch) {
+            seenNext = f.getNextIndex();
+            seenMatch = f.getMatchIndex();
+            seenSince = Timestamp.currentTime();
             return false;
         }
-        FollowerInfo f = getFollower();
-        return !followerSnapshotCoversThePreviousEntry(f.getNextIndex(), f.hasAttemptedToInstallSnapshot(),
-                f.getSnapshotIndex(), getRaftLog().getStartIndex());
+        if (hasSnapshot && followerRefusesAppends(seenNext, seenMatch, seenSince.elapsedTimeMs(),
+                f.getLastRpcResponseTime().elapsedTimeMs())) {
+            seenSince = Timestamp.currentTime(); // one notice per period, not one per round
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether a follower answers but takes no append: neither its next nor its match index has
+     * moved for {@link #REFUSING_FOR_MS}, the entry before its next was never confirmed, and it
+     * answered meanwhile (a cut-off follower answers nothing and needs no notice).
+     *
+     * <p>A follower that Ratis asked to install a checkpoint refuses appends until the install
+     * ends, and Ratis ends it only at the leader's next notice. When the follower's answers put
+     * its next index inside the leader's log, the leader has no reason to notify again and the
+     * two wait for each other for good (eighth soak: a deposed leader, its log holding entries
+     * of its term after the checkpoint it fetched). A notice then lets it finish; a follower
+     * with no install under way answers it and goes on with the log.
+     */
+    static boolean followerRefusesAppends(long next, long match, long unchangedForMs, long sinceAnswerMs) {
+        return match + 1 < next && unchangedForMs >= REFUSING_FOR_MS && sinceAnswerMs < unchangedForMs;
     }
 
     /**

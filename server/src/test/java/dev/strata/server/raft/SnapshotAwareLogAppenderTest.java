@@ -2,6 +2,7 @@ package dev.strata.server.raft;
 
 import org.junit.jupiter.api.Test;
 
+import static dev.strata.server.raft.SnapshotAwareLogAppender.followerRefusesAppends;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerSnapshotCoversThePreviousEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,5 +40,25 @@ class SnapshotAwareLogAppenderTest {
     @Test
     void aLeaderWithAnEmptyLogHasNothingToSend() {
         assertThat(followerSnapshotCoversThePreviousEntry(121, true, 120, -1)).isFalse();
+    }
+
+    @Test
+    void aFollowerThatAnswersButTakesNoAppendForLongGetsANotice() {
+        assertThat(followerRefusesAppends(17938, -1, SnapshotAwareLogAppender.REFUSING_FOR_MS, 200)).isTrue();
+    }
+
+    @Test
+    void aFollowerThatHasTakenTheEntryBeforeItsNextIsNotRefusing() {
+        assertThat(followerRefusesAppends(17938, 17937, 60_000, 200)).isFalse();
+    }
+
+    @Test
+    void aFollowerIsGivenTimeBeforeANotice() {
+        assertThat(followerRefusesAppends(17938, -1, SnapshotAwareLogAppender.REFUSING_FOR_MS - 1, 200)).isFalse();
+    }
+
+    @Test
+    void aFollowerThatAnswersNothingIsCutOffNotRefusing() {
+        assertThat(followerRefusesAppends(17938, -1, 60_000, 61_000)).isFalse();
     }
 }
