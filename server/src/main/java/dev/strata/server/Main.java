@@ -84,8 +84,8 @@ public final class Main {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            ShutdownWatchdog watchdog = ShutdownWatchdog.start("the stop of node " + loaded.config().nodeId(),
-                    StrataServer.longestStop(loaded.config()), () -> Runtime.getRuntime().halt(1));
+            ShutdownWatchdog watchdog = ShutdownWatchdog.start("the stop of node " + server.config().nodeId(),
+                    server.longestStop(), () -> Runtime.getRuntime().halt(1));
             server.close();
             watchdog.finished();
             stopped.countDown();

@@ -22,16 +22,19 @@ final class ShutdownWatchdog {
     private static final Logger LOG = LoggerFactory.getLogger(ShutdownWatchdog.class);
 
     private final CountDownLatch finished = new CountDownLatch(1);
-    private Thread watcher;
+    private final Thread watcher;
+
+    private ShutdownWatchdog(String what, Duration deadline, Runnable halt) {
+        watcher = new Thread(() -> watch(what, deadline, halt), "strata-shutdown-watchdog");
+        watcher.setDaemon(true);
+    }
 
     /**
      * Starts watching a stop that should finish within {@code deadline}; past it, logs the
      * threads and runs {@code halt}.
      */
     static ShutdownWatchdog start(String what, Duration deadline, Runnable halt) {
-        ShutdownWatchdog w = new ShutdownWatchdog();
-        w.watcher = new Thread(() -> w.watch(what, deadline, halt), "strata-shutdown-watchdog");
-        w.watcher.setDaemon(true);
+        ShutdownWatchdog w = new ShutdownWatchdog(what, deadline, halt);
         w.watcher.start();
         return w;
     }

@@ -151,11 +151,11 @@ public final class StrataServer implements AutoCloseable {
     }
 
     /**
-     * The longest a {@link #close()} of a node with this configuration should take: the calls in
-     * flight, their cancellation, the hand-over, then closing Raft and the engine. Beyond it
-     * something is stuck (see {@link ShutdownWatchdog}).
+     * The longest a {@link #close()} of this node should take: the calls in flight, their
+     * cancellation, the hand-over, then closing Raft and the engine. Beyond it something is
+     * stuck (see {@link ShutdownWatchdog}).
      */
-    static Duration longestStop(ServerConfig config) {
+    Duration longestStop() {
         return config.shutdownTimeout().plus(ApiServer.CANCEL_WAIT).plus(HANDOVER_TIMEOUT).plusSeconds(1).plus(CLOSE_ALLOWANCE);
     }
 

@@ -7,9 +7,10 @@ import static dev.strata.server.raft.SnapshotAwareLogAppender.followerSnapshotCo
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * When the leader may send entries to a follower without the entry before them. The case the
- * appender exists for: the leader's log starts at 121, the follower reported a snapshot through
- * 120 and needs 121 on.
+ * The appender's two rules. When the leader may send entries to a follower without the entry
+ * before them (the RATIS-2500 case: the leader's log starts at 121, the follower reported a
+ * snapshot through 120 and needs 121 on), and when a follower that answers but takes no append
+ * gets a notice anyway (the eighth soak's case: next index 17938, nothing ever matched).
  */
 class SnapshotAwareLogAppenderTest {
     @Test
