@@ -11,6 +11,10 @@ import dev.strata.proto.v1.Plan;
 import dev.strata.server.checkpoint.Backup;
 import dev.strata.server.cli.StrataCli;
 import dev.strata.server.testing.Await;
+import io.grpc.InsecureChannelCredentials;
+import org.apache.ratis.grpc.server.GrpcServicesImpl;
+import org.apache.ratis.proto.RaftProtos.AppendEntriesRequestProto;
+import org.apache.ratis.util.CodeInjectionForTesting;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static dev.strata.it.Kv.put;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -165,6 +170,60 @@ class CheckpointIT {
         CheckpointStatus c = cluster.status(old).getCheckpoints();
         assertThat(c.getDeltaInstalls() + c.getFullInstalls()).as("caught up from the log alone").isZero();
         assertThat(cluster.localContents(old)).isEqualTo(expected);
+    }
+
+    /**
+     * The leader's sender to a current follower fails after the leader purged its log. Ratis
+     * restarts the sender at next index 0, below the leader's log, so the leader sends install
+     * notices; the follower, which holds everything before the leader's log, answers that it
+     * needs no snapshot, and Ratis 3.3.0 notified it again, for good, never sending an entry
+     * (the eighth soak's run 163; see SnapshotAwareLogAppender). In the soak a reply that moved
+     * the next index while the sender built a request failed it; here an injected failure of
+     * one send does. Node 3 takes no checkpoint of its own, so it cannot answer with one.
+     */
+    @Test
+    void aCurrentFollowerWhoseSenderRestartsAfterAPurgeIsSentTheLog() {
+        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY,
+                id -> id == 3 ? Map.of("strata.raft.snapshot.threshold-entries", "1000000") : Map.of(),
+                InsecureChannelCredentials.create());
+        if (cluster.awaitLeader() == 3) {
+            cluster.cluster(3).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(1).build());
+        }
+        long leader = cluster.awaitLeader();
+        assertThat(leader).isNotEqualTo(3);
+        write("a/", 200);
+        Await.until(() -> {
+            write("filler/", 20);
+            return cluster.status(leader).getLogStartIndex() > 100;
+        }, Duration.ofSeconds(60), "the leader to purge its log");
+        cluster.awaitCaughtUp(3);
+        // The leader's next checkpoint is 50 entries away: far more than what follows, so the
+        // leader's log keeps starting where it does (a further purge would leave node 3 behind
+        // it, and node 3 would catch up through a checkpoint instead).
+        cluster.cluster(leader).checkpoint(CheckpointRequest.getDefaultInstance());
+
+        AtomicBoolean failed = new AtomicBoolean();
+        CodeInjectionForTesting.put(GrpcServicesImpl.GRPC_SEND_SERVER_REQUEST, (local, remote, args) -> {
+            if (local.toString().equals(Long.toString(leader)) && args.length > 0
+                    && args[0] instanceof AppendEntriesRequestProto append
+                    && append.getServerRequest().getReplyId().toStringUtf8().equals("3")
+                    && failed.compareAndSet(false, true)) {
+                throw new IllegalStateException("injected: the leader's sender to node 3 fails once");
+            }
+            return false;
+        });
+        try {
+            write("b/", 5);
+            Await.until(failed::get, TestCluster.STARTUP, "the leader's sender to node 3 to fail");
+            write("c/", 5);
+            cluster.awaitCaughtUp(3);
+        } finally {
+            CodeInjectionForTesting.remove(GrpcServicesImpl.GRPC_SEND_SERVER_REQUEST);
+        }
+
+        CheckpointStatus c = cluster.status(3).getCheckpoints();
+        assertThat(c.getDeltaInstalls() + c.getFullInstalls()).as("caught up from the log alone").isZero();
+        assertThat(cluster.localContents(3)).isEqualTo(expected);
     }
 
     @Test

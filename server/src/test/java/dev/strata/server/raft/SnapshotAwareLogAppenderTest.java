@@ -4,13 +4,16 @@ import org.junit.jupiter.api.Test;
 
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerRefusesAppends;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerSnapshotCoversThePreviousEntry;
+import static dev.strata.server.raft.SnapshotAwareLogAppender.nextIndexIsAPlaceholder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The appender's two rules. When the leader may send entries to a follower without the entry
+ * The appender's three rules. When the leader may send entries to a follower without the entry
  * before them (the RATIS-2500 case: the leader's log starts at 121, the follower reported a
- * snapshot through 120 and needs 121 on), and when a follower that answers but takes no append
- * gets a notice anyway (the eighth soak's case: next index 17938, nothing ever matched).
+ * snapshot through 120 and needs 121 on), when a follower that answers but takes no append
+ * gets a notice anyway (the eighth soak's case: next index 17938, nothing ever matched), and
+ * when a new appender's next index 0 is Ratis's placeholder (the eighth soak's run 163: the
+ * leader's log started at 29218). CheckpointIT shows the first and third in a cluster.
  */
 class SnapshotAwareLogAppenderTest {
     @Test
@@ -61,5 +64,21 @@ class SnapshotAwareLogAppenderTest {
     @Test
     void aFollowerThatAnswersNothingIsCutOffNotRefusing() {
         assertThat(followerRefusesAppends(17938, -1, 60_000, 61_000)).isFalse();
+    }
+
+    @Test
+    void nextIndexZeroBelowAPurgedLogIsAPlaceholder() {
+        assertThat(nextIndexIsAPlaceholder(0, 29218)).isTrue();
+    }
+
+    @Test
+    void nextIndexZeroIsRealWhileTheLeadersLogStillStartsAtZero() {
+        assertThat(nextIndexIsAPlaceholder(0, 0)).isFalse();
+        assertThat(nextIndexIsAPlaceholder(0, -1)).as("an empty log").isFalse();
+    }
+
+    @Test
+    void aNextIndexTheFollowerReportedIsKept() {
+        assertThat(nextIndexIsAPlaceholder(17938, 29218)).isFalse();
     }
 }
