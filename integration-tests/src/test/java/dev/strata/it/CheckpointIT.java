@@ -3,7 +3,10 @@ package dev.strata.it;
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.CheckpointStatus;
 import dev.strata.proto.v1.MemberAddRequest;
+import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.MemberPromoteRequest;
+import dev.strata.proto.v1.PutRequest;
+import dev.strata.proto.v1.PutResponse;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
 import dev.strata.engine.checkpoint.FileLinks;
@@ -12,8 +15,10 @@ import dev.strata.server.checkpoint.Backup;
 import dev.strata.server.cli.StrataCli;
 import dev.strata.server.testing.Await;
 import io.grpc.InsecureChannelCredentials;
+import io.grpc.stub.StreamObserver;
 import org.apache.ratis.grpc.server.GrpcServicesImpl;
 import org.apache.ratis.proto.RaftProtos.AppendEntriesRequestProto;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.util.CodeInjectionForTesting;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
@@ -28,7 +34,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static dev.strata.it.Kv.put;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,13 +47,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Checkpoint shipping in a cluster. Followers that fell behind the leader's purged log catch up
  * from shipped checkpoints: a stopped follower through the deltas it missed, a wiped follower
- * and a new member through a full checkpoint, also from a leader its peer list does not name. Backups: a full save, an incremental one, and a
+ * and a new member through a full checkpoint, also from a leader its peer list does not name.
+ * Three states in which Ratis 3.3.0's leader stopped sending a follower anything but notices, or
+ * anything at all (see SnapshotAwareLogAppender), made on purpose: two through Ratis's test
+ * hooks (a failed sender, a cut-off leader). Backups: a full save, an incremental one, and a
  * restore that seeds a new member. Checkpoints every 50 entries and 16 KiB log segments make
  * purges quick.
  */
 class CheckpointIT {
     private static final Map<String, String> PURGE_QUICKLY = Map.of("strata.raft.snapshot.threshold-entries", "50",
             "strata.raft.log.segment-size", "16KiB");
+
+    /** Where Ratis's leader takes a client's write (RaftServerImpl's package-private hook name). */
+    private static final String APPEND_TRANSACTION = "RaftServerImpl.appendTransaction";
+    private static final Pattern CLOSED_SEGMENT = Pattern.compile("log_\\d+-(\\d+)");
 
     @TempDir
     Path dir;
@@ -67,6 +85,17 @@ class CheckpointIT {
                     + Base64.getEncoder().encodeToString(noise);
             put(cluster.kv(leader), prefix + i, v);
             expected.put(prefix + i, v);
+        }
+    }
+
+    /**
+     * The last index in a closed segment of node {@code id}'s Raft log, from the segment files'
+     * names (Ratis names them log_first-last): at most the end of its log.
+     */
+    private long closedLogEnd(long id) throws IOException {
+        try (Stream<Path> files = Files.walk(cluster.dataDir(id))) {
+            return files.map(f -> CLOSED_SEGMENT.matcher(f.getFileName().toString())).filter(Matcher::matches)
+                    .mapToLong(m -> Long.parseLong(m.group(1))).max().orElse(-1);
         }
     }
 
@@ -224,6 +253,85 @@ class CheckpointIT {
         CheckpointStatus c = cluster.status(3).getCheckpoints();
         assertThat(c.getDeltaInstalls() + c.getFullInstalls()).as("caught up from the log alone").isZero();
         assertThat(cluster.localContents(3)).isEqualTo(expected);
+    }
+
+    /**
+     * A deposed leader holding entries of its own term that no other node has comes back after
+     * its successor purged its log past the old leader's applied index, but not past those
+     * entries. The successor walks its next index for it down below its log and sends one
+     * notice; the old leader fetches a checkpoint and then, in Ratis 3.3.0, installs it only at
+     * the leader's next notice, meanwhile answering every append with its own log's next
+     * index. That index lies inside the successor's log, so Ratis's leader never notified
+     * again (the eighth soak's run 104, 8 minutes). SnapshotAwareLogAppender notifies a
+     * follower that answers yet refuses every append for 10 s.
+     */
+    @Test
+    void aDeposedLeaderWithEntriesOfItsOwnTermCatchesUpAfterItsSuccessorPurged() throws IOException {
+        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        write("a/", 100);
+        long old = cluster.awaitLeader();
+        long applied = cluster.status(old).getAppliedIndex();
+        List<Long> others = cluster.runningIds().stream().filter(id -> id != old).toList();
+        // The old leader's Raft client sends the writes it cannot commit on to the other nodes
+        // (a write of unknown outcome may still be applied). The others refuse them here, so the
+        // successor's log holds this test's writes only and where it starts after a purge is known.
+        CodeInjectionForTesting.put(APPEND_TRANSACTION, (server, client, args) -> {
+            if (!String.valueOf(server).equals(Long.toString(old)) && args.length > 0
+                    && args[0] instanceof RaftClientRequest r && r.getMessage().getContent().toStringUtf8().contains("lost/")) {
+                throw new IllegalStateException("injected: only the old leader takes the writes it cannot commit");
+            }
+            return false;
+        });
+        try {
+            catchUpAfterTheSuccessorPurged(old, applied, others);
+        } finally {
+            CodeInjectionForTesting.remove(APPEND_TRANSACTION);
+        }
+    }
+
+    private void catchUpAfterTheSuccessorPurged(long old, long applied, List<Long> others) throws IOException {
+        try (IsolatedNode cut = IsolatedNode.isolate(old)) {
+            // Writes the old leader logs but can never commit: entries of its own term.
+            KVGrpc.KVStub async = KVGrpc.newStub(cluster.channel(old)).withDeadlineAfter(3, TimeUnit.SECONDS);
+            CountDownLatch answered = new CountDownLatch(200);
+            for (int i = 0; i < 200; i++) {
+                async.put(PutRequest.newBuilder().setKey(Kv.b("lost/" + i)).setValue(Kv.b("x".repeat(2000))).build(),
+                        new StreamObserver<>() {
+                            @Override public void onNext(PutResponse r) {}
+                            @Override public void onError(Throwable t) { answered.countDown(); }
+                            @Override public void onCompleted() { answered.countDown(); }
+                        });
+            }
+            Await.until(() -> answered.getCount() == 0, TestCluster.STARTUP, "the writes to the old leader to fail");
+            long oldLogEnd = closedLogEnd(old);
+            assertThat(oldLogEnd).as("the old leader logged entries of its own term").isGreaterThan(applied + 50);
+
+            long[] elected = {0};
+            Await.until(() -> {
+                long l = cluster.status(others.get(0)).getLeaderId();
+                elected[0] = l;
+                return others.contains(l) && cluster.status(l).getRole() == StatusResponse.Role.LEADER;
+            }, TestCluster.STARTUP, "the other nodes to elect a leader");
+            long successor = elected[0];
+            Await.until(() -> {
+                // 2 KiB values: a few entries per log segment, so the log start moves in small steps.
+                for (int i = 0; i < 5; i++) {
+                    String key = "b/" + expected.size();
+                    String value = (key + "/").repeat(400);
+                    put(cluster.kv(successor), key, value);
+                    expected.put(key, value);
+                }
+                cluster.cluster(successor).checkpoint(CheckpointRequest.getDefaultInstance());
+                return cluster.status(successor).getLogStartIndex() > applied + 1;
+            }, Duration.ofSeconds(60), "the successor to purge its log past the old leader's applied index");
+            assertThat(cluster.status(successor).getLogStartIndex())
+                    .as("the successor's log starts inside the old leader's entries of its own term")
+                    .isLessThanOrEqualTo(oldLogEnd);
+        }
+
+        cluster.awaitCaughtUp(old);
+        assertThat(cluster.status(old).getCheckpoints().getDeltaInstalls()).isEqualTo(1);
+        assertThat(cluster.localContents(old)).isEqualTo(expected);
     }
 
     @Test

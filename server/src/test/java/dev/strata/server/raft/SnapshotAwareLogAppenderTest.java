@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * snapshot through 120 and needs 121 on), when a follower that answers but takes no append
  * gets a notice anyway (the eighth soak's case: next index 17938, nothing ever matched), and
  * when a new appender's next index 0 is Ratis's placeholder (the eighth soak's run 163: the
- * leader's log started at 29218). CheckpointIT shows the first and third in a cluster.
+ * leader's log started at 29218). CheckpointIT shows each of the three in a cluster.
  */
 class SnapshotAwareLogAppenderTest {
     @Test
