@@ -8,7 +8,8 @@ import java.util.List;
  * Cuts one in-process node off from the other nodes' Raft traffic, both ways, while open: every
  * append, vote request and install notice to or from it fails on arrival, as over a broken
  * link. It uses Ratis's test hooks ({@link CodeInjectionForTesting}), which are global to the
- * JVM, so one node at a time; client calls and Strata's own checkpoint transfers still pass.
+ * JVM: one node at a time, and it takes over (and on close clears) whatever hooks other code
+ * had at its three points. Client calls and Strata's own checkpoint transfers still pass.
  */
 final class IsolatedNode implements AutoCloseable {
     /** Where Ratis's RaftServerImpl runs the hooks (its package-private point names). */

@@ -42,6 +42,8 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
 
     /** Whether this appender has not yet looked at its follower's next index. */
     private boolean firstRound = true;
+    /** The next index this appender gave its follower in place of Ratis's placeholder, if it did. */
+    private long nextInPlaceOfThePlaceholder = RaftLog.INVALID_LOG_INDEX;
 
     /** The follower's next and match index when they last changed, and when that was. */
     private long seenNext = RaftLog.INVALID_LOG_INDEX;
@@ -61,7 +63,8 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
             if (nextIndexIsAPlaceholder(f.getNextIndex(), getRaftLog().getStartIndex())) {
                 // What a new leader assumes of every follower: the append after the last entry
                 // names that entry, and the follower's answer gives its real next index.
-                f.setNextIndex(getRaftLog().getNextIndex());
+                nextInPlaceOfThePlaceholder = getRaftLog().getNextIndex();
+                f.setNextIndex(nextInPlaceOfThePlaceholder);
                 return false;
             }
         }
@@ -76,7 +79,9 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
             return false;
         }
         if (hasSnapshot && followerRefusesAppends(seenNext, seenMatch, seenSince.elapsedTimeMs(),
-                f.getLastRpcResponseTime().elapsedTimeMs())) {
+                f.getLastRpcResponseTime().elapsedTimeMs())
+                && !idleSinceThePlaceholderWasReplaced(seenNext, seenMatch, nextInPlaceOfThePlaceholder,
+                        getRaftLog().getNextIndex())) {
             seenSince = Timestamp.currentTime(); // one notice per period, not one per round
             return true;
         }
@@ -100,6 +105,18 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     }
 
     /**
+     * Whether the follower's next index is still the one this appender put in place of Ratis's
+     * placeholder, nothing has matched, and the leader has had nothing new to send since: a
+     * current follower of an idle leader looks exactly like this (an answered heartbeat names no
+     * match index), so the unmoved indexes show no refusal and call for no notice. The first
+     * new entry either matches or, refused, makes {@link #followerRefusesAppends} apply again.
+     */
+    static boolean idleSinceThePlaceholderWasReplaced(long next, long match, long nextInPlaceOfThePlaceholder,
+                                                      long leaderNext) {
+        return match == RaftLog.INVALID_LOG_INDEX && next == nextInPlaceOfThePlaceholder && next == leaderNext;
+    }
+
+    /**
      * Whether a new appender's next index for its follower is Ratis's placeholder rather than
      * anything the follower said: 0, from a leader whose log no longer starts at 0.
      *
@@ -110,9 +127,10 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * answers that it needs no snapshot (its state machine holds everything before the leader's
      * log), and Ratis 3.3.0 then notifies it again without ever moving the next index, so the
      * follower gets notices only, for good (eighth soak, run 163: about 7,900 notices in 70 s).
-     * Starting instead where a new leader starts, after its last entry, costs a follower that
-     * does need a checkpoint one round trip: its answer names its real next index, below the
-     * log, and the notice follows.
+     * Starting instead where a new leader starts, after its last entry, lets the follower's
+     * first answer name its real next index. Ratis still sends such an appender's follower one
+     * notice on its second round (it counts the follower as not yet caught up): a current
+     * follower answers that it needs no snapshot, and one that does need a checkpoint gets it.
      */
     static boolean nextIndexIsAPlaceholder(long followerNext, long leaderLogStart) {
         return followerNext == RaftLog.LEAST_VALID_LOG_INDEX && leaderLogStart > RaftLog.LEAST_VALID_LOG_INDEX;

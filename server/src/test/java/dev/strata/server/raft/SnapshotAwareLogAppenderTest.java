@@ -4,16 +4,18 @@ import org.junit.jupiter.api.Test;
 
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerRefusesAppends;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerSnapshotCoversThePreviousEntry;
+import static dev.strata.server.raft.SnapshotAwareLogAppender.idleSinceThePlaceholderWasReplaced;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.nextIndexIsAPlaceholder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The appender's three rules. When the leader may send entries to a follower without the entry
+ * The appender's rules. When the leader may send entries to a follower without the entry
  * before them (the RATIS-2500 case: the leader's log starts at 121, the follower reported a
  * snapshot through 120 and needs 121 on), when a follower that answers but takes no append
  * gets a notice anyway (the eighth soak's case: next index 17938, nothing ever matched), and
  * when a new appender's next index 0 is Ratis's placeholder (the eighth soak's run 163: the
- * leader's log started at 29218). CheckpointIT shows each of the three in a cluster.
+ * leader's log started at 29218), after which a current follower of an idle leader is not
+ * taken for one that refuses. CheckpointIT shows each of the three in a cluster.
  */
 class SnapshotAwareLogAppenderTest {
     @Test
@@ -80,5 +82,21 @@ class SnapshotAwareLogAppenderTest {
     @Test
     void aNextIndexTheFollowerReportedIsKept() {
         assertThat(nextIndexIsAPlaceholder(17938, 29218)).isFalse();
+    }
+
+    @Test
+    void aCurrentFollowerOfAnIdleLeaderAfterThePlaceholderIsNotRefusing() {
+        assertThat(idleSinceThePlaceholderWasReplaced(30600, -1, 30600, 30600)).isTrue();
+    }
+
+    @Test
+    void onceTheLeaderHasANewEntryAnUnmovedFollowerIsRefusingAgain() {
+        assertThat(idleSinceThePlaceholderWasReplaced(30600, -1, 30600, 30601)).isFalse();
+    }
+
+    @Test
+    void aFollowerThatAnsweredAnotherNextIndexIsJudgedAsAnyOther() {
+        assertThat(idleSinceThePlaceholderWasReplaced(17938, -1, 30600, 30600)).isFalse();
+        assertThat(idleSinceThePlaceholderWasReplaced(17938, -1, -1, 17938)).as("no placeholder replaced").isFalse();
     }
 }
