@@ -37,6 +37,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -60,6 +61,8 @@ class CheckpointIT {
 
     /** Where Ratis's leader takes a client's write (RaftServerImpl's package-private hook name). */
     private static final String APPEND_TRANSACTION = "RaftServerImpl.appendTransaction";
+    /** Where Ratis's follower takes an install notice (the same class's hook name). */
+    private static final String INSTALL_SNAPSHOT = "RaftServerImpl.installSnapshot";
     private static final Pattern CLOSED_SEGMENT = Pattern.compile("log_\\d+-(\\d+)");
 
     @TempDir
@@ -332,6 +335,64 @@ class CheckpointIT {
         cluster.awaitCaughtUp(old);
         assertThat(cluster.status(old).getCheckpoints().getDeltaInstalls()).isEqualTo(1);
         assertThat(cluster.localContents(old)).isEqualTo(expected);
+    }
+
+    /**
+     * A restarted follower fetches the checkpoint its leader's notice asked for, and before the
+     * leader's next notice lets it install it, leadership moves to a node whose log starts
+     * earlier (it took no checkpoint). Ratis 3.3.0's follower fails every notice that names a
+     * first index below the one its install began with, and refuses every append until an
+     * install ends, so it never caught up (the tenth soak's run 44, where the notifying leader
+     * was killed); SnapshotAwareLogAppender's notices then name the commit index + 1. Here a
+     * hook keeps the old leader's later notices from the follower, and a transfer moves the
+     * leadership.
+     */
+    @Test
+    void aFollowerInstallsACheckpointFetchedFromALeaderThatLostLeadershipBeforeItsNextNotice() {
+        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY,
+                id -> id == 3 ? Map.of("strata.raft.snapshot.threshold-entries", "1000000") : Map.of(),
+                InsecureChannelCredentials.create());
+        if (cluster.awaitLeader() != 1) {
+            cluster.cluster(1).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(1).build());
+        }
+        assertThat(cluster.awaitLeader()).isEqualTo(1);
+        write("a/", 100);
+        cluster.awaitCaughtUp(2);
+        long stoppedAt = cluster.status(2).getAppliedIndex();
+        cluster.stopNode(2);
+        Await.until(() -> {
+            cluster.cluster(1).checkpoint(CheckpointRequest.getDefaultInstance());
+            write("b/", 20);
+            return cluster.status(1).getLogStartIndex() > stoppedAt + 1;
+        }, Duration.ofSeconds(60), "node 1 to purge its log past node 2's applied index");
+        assertThat(cluster.status(3).getLogStartIndex()).as("node 3, which takes no checkpoint, keeps its whole log")
+                .isLessThanOrEqualTo(stoppedAt);
+
+        AtomicInteger noticesFromOne = new AtomicInteger();
+        CodeInjectionForTesting.put(INSTALL_SNAPSHOT, (server, sender, args) -> {
+            if ("2".equals(String.valueOf(server)) && "1".equals(String.valueOf(sender))
+                    && noticesFromOne.getAndIncrement() > 0) {
+                throw new IllegalStateException("injected: node 1's later notices do not reach node 2");
+            }
+            return false;
+        });
+        try {
+            cluster.startNode(2);
+            // The fetched checkpoint is staged as "ready" just before the fetch completes, far
+            // sooner than a leadership transfer takes.
+            Await.until(() -> Files.isDirectory(cluster.dataDir(2).resolve("checkpoint-staging").resolve("ready")),
+                    TestCluster.STARTUP, "node 2 to fetch node 1's checkpoint");
+            cluster.cluster(1).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(3).build());
+            assertThat(cluster.awaitLeader()).isEqualTo(3);
+            write("c/", 10);
+            cluster.awaitCaughtUp(2);
+        } finally {
+            CodeInjectionForTesting.remove(INSTALL_SNAPSHOT);
+        }
+
+        CheckpointStatus c = cluster.status(2).getCheckpoints();
+        assertThat(c.getDeltaInstalls() + c.getFullInstalls()).as("the checkpoint fetched from node 1").isEqualTo(1);
+        assertThat(cluster.localContents(2)).isEqualTo(expected);
     }
 
     @Test

@@ -4,15 +4,17 @@ import org.apache.ratis.grpc.server.GrpcLogAppender;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.leader.FollowerInfo;
 import org.apache.ratis.server.leader.LeaderState;
+import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
 import org.apache.ratis.util.Timestamp;
 
 /**
- * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with three
+ * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with four
  * decisions corrected: it does not ask a follower to install a checkpoint that the follower has
  * just told it it holds, it does ask a follower that answers but refuses every append (see
- * {@link #followerRefusesAppends}), and it does not take Ratis's placeholder next index 0 for
- * the follower's (see {@link #nextIndexIsAPlaceholder}).
+ * {@link #followerRefusesAppends}), it does not take Ratis's placeholder next index 0 for the
+ * follower's (see {@link #nextIndexIsAPlaceholder}), and it names a later first index in notices
+ * that change nothing (see {@link #noticesChangeNothing}).
  *
  * <p>The loop this breaks (Ratis 3.3.0; RATIS-2500, fixed upstream after that release). An
  * append names the entry before its first one, and the leader knows that entry only while it
@@ -44,6 +46,13 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     private boolean firstRound = true;
     /** The next index this appender gave its follower in place of Ratis's placeholder, if it did. */
     private long nextInPlaceOfThePlaceholder = RaftLog.INVALID_LOG_INDEX;
+
+    /** The follower's next and snapshot index when they last changed, and when that was. */
+    private long noticedNext = RaftLog.INVALID_LOG_INDEX;
+    private long noticedSnapshot = RaftLog.INVALID_LOG_INDEX;
+    private Timestamp noticedSince = Timestamp.currentTime();
+    /** Whether notices to the follower name the leader's commit index + 1 as the log's first index. */
+    private boolean namingTheCommitIndex;
 
     /** The follower's next and match index when they last changed, and when that was. */
     private long seenNext = RaftLog.INVALID_LOG_INDEX;
@@ -86,6 +95,54 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The first index of the leader's log that an install notice names: where the log starts, or
+     * after the commit index once the follower's next and snapshot index have stayed put for
+     * {@link #REFUSING_FOR_MS}. Called by this appender's own thread before each round of sending.
+     */
+    @Override
+    public TermIndex shouldNotifyToInstallSnapshot() {
+        FollowerInfo f = getFollower();
+        if (f.getNextIndex() != noticedNext || f.getSnapshotIndex() != noticedSnapshot) {
+            noticedNext = f.getNextIndex();
+            noticedSnapshot = f.getSnapshotIndex();
+            noticedSince = Timestamp.currentTime();
+            namingTheCommitIndex = false;
+        }
+        TermIndex logStart = super.shouldNotifyToInstallSnapshot();
+        if (logStart == null) {
+            return null;
+        }
+        if (noticesChangeNothing(noticedSince.elapsedTimeMs(), f.getLastRpcResponseTime().elapsedTimeMs())) {
+            namingTheCommitIndex = true;
+        }
+        long afterCommit = getRaftLog().getLastCommittedIndex() + 1;
+        return namingTheCommitIndex && afterCommit > logStart.getIndex()
+                ? TermIndex.valueOf(getServer().getInfo().getCurrentTerm(), afterCommit) : logStart;
+    }
+
+    /**
+     * Whether install notices to a follower that answers change nothing: neither its next nor its
+     * snapshot index has moved for {@link #REFUSING_FOR_MS}, and it answered meanwhile.
+     *
+     * <p>Ratis 3.3.0's follower remembers the first index named by the notice that started its
+     * install, and fails every later notice that names a lower one ("inProgressInstallSnapshot
+     * Request: 6219 is not eligible, firstAvailableLogIndex: 5999"), while it refuses every
+     * append until a notice finishes the install. A new leader whose log starts below the old
+     * leader's, after the node fetched the old leader's checkpoint, never gets past that (tenth
+     * soak, run 44: a node restarted after kill -9, its notifying leader killed right after the fetch).
+     * The index a notice names need not be where the log starts: the follower's state machine
+     * takes it as "the log cannot serve you before this". Every such index any leader ever named
+     * is at most the commit index + 1 (a log starts at most after its checkpoint, which holds
+     * committed entries only), and a leader knows every committed entry once it has committed
+     * one of its own term; so naming the commit index + 1, from then on until the follower moves,
+     * lets the install finish. The cost, a checkpoint fetched by a follower that could have read
+     * the log, falls on a follower whose notices were changing nothing anyway.
+     */
+    static boolean noticesChangeNothing(long unchangedForMs, long sinceAnswerMs) {
+        return unchangedForMs >= REFUSING_FOR_MS && sinceAnswerMs < unchangedForMs;
     }
 
     /**

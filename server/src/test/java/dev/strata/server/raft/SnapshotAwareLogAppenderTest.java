@@ -6,6 +6,7 @@ import static dev.strata.server.raft.SnapshotAwareLogAppender.followerRefusesApp
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerSnapshotCoversThePreviousEntry;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.idleSinceThePlaceholderWasReplaced;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.nextIndexIsAPlaceholder;
+import static dev.strata.server.raft.SnapshotAwareLogAppender.noticesChangeNothing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -15,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * gets a notice anyway (the eighth soak's case: next index 17938, nothing ever matched), and
  * when a new appender's next index 0 is Ratis's placeholder (the eighth soak's run 163: the
  * leader's log started at 29218), after which a current follower of an idle leader is not
- * taken for one that refuses. CheckpointIT shows each of the three in a cluster.
+ * taken for one that refuses; and when notices that changed nothing name the commit index + 1
+ * as the log's first index (the tenth soak's run 44). CheckpointIT shows each in a cluster.
  */
 class SnapshotAwareLogAppenderTest {
     @Test
@@ -98,5 +100,20 @@ class SnapshotAwareLogAppenderTest {
     void aFollowerThatAnsweredAnotherNextIndexIsJudgedAsAnyOther() {
         assertThat(idleSinceThePlaceholderWasReplaced(17938, -1, 30600, 30600)).isFalse();
         assertThat(idleSinceThePlaceholderWasReplaced(17938, -1, -1, 17938)).as("no placeholder replaced").isFalse();
+    }
+
+    @Test
+    void noticesThatChangedNothingForTheWholePeriodToAFollowerThatAnswersAreNoticed() {
+        assertThat(noticesChangeNothing(SnapshotAwareLogAppender.REFUSING_FOR_MS, 300)).isTrue();
+    }
+
+    @Test
+    void noticesAreGivenTimeToChangeSomething() {
+        assertThat(noticesChangeNothing(SnapshotAwareLogAppender.REFUSING_FOR_MS - 1, 300)).isFalse();
+    }
+
+    @Test
+    void aFollowerThatAnswersNothingIsCutOffNotStuck() {
+        assertThat(noticesChangeNothing(60_000, 61_000)).isFalse();
     }
 }
