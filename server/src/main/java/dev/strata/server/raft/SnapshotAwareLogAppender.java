@@ -87,8 +87,8 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
             seenSince = Timestamp.currentTime();
             return false;
         }
-        if (hasSnapshot && followerRefusesAppends(seenNext, seenMatch, getRaftLog().getNextIndex(),
-                seenSince.elapsedTimeMs(), f.getLastRpcResponseTime().elapsedTimeMs())
+        if (hasSnapshot && followerRefusesAppends(seenNext, seenMatch, seenSince.elapsedTimeMs(),
+                f.getLastRpcResponseTime().elapsedTimeMs())
                 && !idleSinceThePlaceholderWasReplaced(seenNext, seenMatch, nextInPlaceOfThePlaceholder,
                         getRaftLog().getNextIndex())) {
             seenSince = Timestamp.currentTime(); // one notice per period, not one per round
@@ -147,23 +147,18 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
 
     /**
      * Whether a follower answers but takes no append: neither its next nor its match index has
-     * moved for {@link #REFUSING_FOR_MS} although there was something to take (the leader has
-     * entries from its next index on, or the entry before its next was never confirmed), and it
+     * moved for {@link #REFUSING_FOR_MS}, the entry before its next was never confirmed, and it
      * answered meanwhile (a cut-off follower answers nothing and needs no notice).
      *
      * <p>A follower that Ratis asked to install a checkpoint refuses appends until the install
      * ends, and Ratis ends it only at the leader's next notice. When the follower's answers put
      * its next index inside the leader's log, the leader has no reason to notify again and the
-     * two wait for each other for good: a deposed leader, its log holding entries of its term
-     * after the checkpoint it fetched (eighth soak, run 104: nothing ever matched); a follower
-     * whose log ran ahead of what it had applied when a notice came over lossy links (eleventh
-     * soak, run 294: every entry up to its next index matched). A notice then lets it finish; a
-     * follower with no install under way answers it and goes on with the log.
+     * two wait for each other for good (eighth soak: a deposed leader, its log holding entries
+     * of its term after the checkpoint it fetched). A notice then lets it finish; a follower
+     * with no install under way answers it and goes on with the log.
      */
-    static boolean followerRefusesAppends(long next, long match, long leaderNext, long unchangedForMs,
-                                          long sinceAnswerMs) {
-        return (match + 1 < next || next < leaderNext) && unchangedForMs >= REFUSING_FOR_MS
-                && sinceAnswerMs < unchangedForMs;
+    static boolean followerRefusesAppends(long next, long match, long unchangedForMs, long sinceAnswerMs) {
+        return match + 1 < next && unchangedForMs >= REFUSING_FOR_MS && sinceAnswerMs < unchangedForMs;
     }
 
     /**
