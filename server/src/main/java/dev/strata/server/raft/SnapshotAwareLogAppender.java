@@ -12,7 +12,7 @@ import org.apache.ratis.util.Timestamp;
  * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with four
  * decisions corrected: it does not ask a follower to install a checkpoint that the follower has
  * just told it it holds, it does ask a follower that answers but refuses every append (see
- * {@link #followerRefusesAppends}), it does not take Ratis's placeholder next index 0 for the
+ * {@link RefusedAppendsWatch}), it does not take Ratis's placeholder next index 0 for the
  * follower's (see {@link #nextIndexIsAPlaceholder}), and it names a later first index in notices
  * that change nothing (see {@link #noticesChangeNothing}).
  *
@@ -39,25 +39,20 @@ import org.apache.ratis.util.Timestamp;
  * the append as usual.
  */
 final class SnapshotAwareLogAppender extends GrpcLogAppender {
-    /** How long a follower may answer yet refuse every append before it gets a notice anyway. */
-    static final long REFUSING_FOR_MS = 10_000;
-
     /** Whether this appender has not yet looked at its follower's next index. */
     private boolean firstRound = true;
     /** The next index this appender gave its follower in place of Ratis's placeholder, if it did. */
     private long nextInPlaceOfThePlaceholder = RaftLog.INVALID_LOG_INDEX;
 
-    /** The follower's next and snapshot index when they last changed, and when that was. */
+    private final RefusedAppendsWatch refusedAppends = new RefusedAppendsWatch(() -> System.nanoTime() / 1_000_000);
+
+    /** The follower's next and snapshot index when they last changed. */
     private long noticedNext = RaftLog.INVALID_LOG_INDEX;
     private long noticedSnapshot = RaftLog.INVALID_LOG_INDEX;
-    private Timestamp noticedSince = Timestamp.currentTime();
+    /** When the first notice since they last changed was due, or null if none was. */
+    private Timestamp firstNoticeSince;
     /** Whether notices to the follower name the leader's commit index + 1 as the log's first index. */
     private boolean namingTheCommitIndex;
-
-    /** The follower's next and match index when they last changed, and when that was. */
-    private long seenNext = RaftLog.INVALID_LOG_INDEX;
-    private long seenMatch = RaftLog.INVALID_LOG_INDEX;
-    private Timestamp seenSince = Timestamp.currentTime();
 
     SnapshotAwareLogAppender(RaftServer.Division server, LeaderState leaderState, FollowerInfo follower) {
         super(server, leaderState, follower);
@@ -81,26 +76,15 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
             return !followerSnapshotCoversThePreviousEntry(f.getNextIndex(), f.hasAttemptedToInstallSnapshot(),
                     f.getSnapshotIndex(), getRaftLog().getStartIndex());
         }
-        if (f.getNextIndex() != seenNext || f.getMatchIndex() != seenMatch) {
-            seenNext = f.getNextIndex();
-            seenMatch = f.getMatchIndex();
-            seenSince = Timestamp.currentTime();
-            return false;
-        }
-        if (hasSnapshot && followerRefusesAppends(seenNext, seenMatch, seenSince.elapsedTimeMs(),
-                f.getLastRpcResponseTime().elapsedTimeMs())
-                && !idleSinceThePlaceholderWasReplaced(seenNext, seenMatch, nextInPlaceOfThePlaceholder,
-                        getRaftLog().getNextIndex())) {
-            seenSince = Timestamp.currentTime(); // one notice per period, not one per round
-            return true;
-        }
-        return false;
+        return hasSnapshot && refusedAppends.noticeDue(f.getNextIndex(), f.getMatchIndex(), getRaftLog().getNextIndex(),
+                f.getLastRpcResponseTime().elapsedTimeMs(), nextInPlaceOfThePlaceholder);
     }
 
     /**
      * The first index of the leader's log that an install notice names: where the log starts, or
-     * after the commit index once the follower's next and snapshot index have stayed put for
-     * {@link #REFUSING_FOR_MS}. Called by this appender's own thread before each round of sending.
+     * after the commit index once notices have been due for {@link RefusedAppendsWatch#REFUSING_FOR_MS}
+     * without the follower's next or snapshot index moving. Called by this appender's own thread
+     * before each round of sending.
      */
     @Override
     public TermIndex shouldNotifyToInstallSnapshot() {
@@ -108,14 +92,17 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
         if (f.getNextIndex() != noticedNext || f.getSnapshotIndex() != noticedSnapshot) {
             noticedNext = f.getNextIndex();
             noticedSnapshot = f.getSnapshotIndex();
-            noticedSince = Timestamp.currentTime();
+            firstNoticeSince = null;
             namingTheCommitIndex = false;
         }
         TermIndex logStart = super.shouldNotifyToInstallSnapshot();
         if (logStart == null) {
             return null;
         }
-        if (noticesChangeNothing(noticedSince.elapsedTimeMs(), f.getLastRpcResponseTime().elapsedTimeMs())) {
+        if (firstNoticeSince == null) {
+            firstNoticeSince = Timestamp.currentTime();
+        }
+        if (noticesChangeNothing(firstNoticeSince.elapsedTimeMs(), f.getLastRpcResponseTime().elapsedTimeMs())) {
             namingTheCommitIndex = true;
         }
         long afterCommit = getRaftLog().getLastCommittedIndex() + 1;
@@ -124,8 +111,9 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     }
 
     /**
-     * Whether install notices to a follower that answers change nothing: neither its next nor its
-     * snapshot index has moved for {@link #REFUSING_FOR_MS}, and it answered meanwhile.
+     * Whether install notices to a follower that answers change nothing: notices have been due
+     * for {@link RefusedAppendsWatch#REFUSING_FOR_MS} while neither its next nor its snapshot
+     * index moved, and it answered meanwhile.
      *
      * <p>Ratis 3.3.0's follower remembers the first index named by the notice that started its
      * install, and fails every later notice that names a lower one ("inProgressInstallSnapshot
@@ -139,38 +127,14 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * committed entries only), and a leader knows every committed entry once it has committed
      * one of its own term; so naming the commit index + 1, from then on until the follower moves,
      * lets the install finish. The cost, a checkpoint fetched by a follower that could have read
-     * the log, falls on a follower whose notices were changing nothing anyway.
-     */
-    static boolean noticesChangeNothing(long unchangedForMs, long sinceAnswerMs) {
-        return unchangedForMs >= REFUSING_FOR_MS && sinceAnswerMs < unchangedForMs;
-    }
-
-    /**
-     * Whether a follower answers but takes no append: neither its next nor its match index has
-     * moved for {@link #REFUSING_FOR_MS}, the entry before its next was never confirmed, and it
-     * answered meanwhile (a cut-off follower answers nothing and needs no notice).
+     * the log, falls on a follower whose notices were changing nothing anyway. The period starts
+     * at the first notice, not at the follower's last move: a follower that sat unmoved while
+     * no notice was due (an idle leader's) and then gets one is first told where the log starts.
      *
-     * <p>A follower that Ratis asked to install a checkpoint refuses appends until the install
-     * ends, and Ratis ends it only at the leader's next notice. When the follower's answers put
-     * its next index inside the leader's log, the leader has no reason to notify again and the
-     * two wait for each other for good (eighth soak: a deposed leader, its log holding entries
-     * of its term after the checkpoint it fetched). A notice then lets it finish; a follower
-     * with no install under way answers it and goes on with the log.
+     * @param noticedForMs how long notices have been due since the follower last moved
      */
-    static boolean followerRefusesAppends(long next, long match, long unchangedForMs, long sinceAnswerMs) {
-        return match + 1 < next && unchangedForMs >= REFUSING_FOR_MS && sinceAnswerMs < unchangedForMs;
-    }
-
-    /**
-     * Whether the follower's next index is still the one this appender put in place of Ratis's
-     * placeholder, nothing has matched, and the leader has had nothing new to send since: a
-     * current follower of an idle leader looks exactly like this (an answered heartbeat names no
-     * match index), so the unmoved indexes show no refusal and call for no notice. The first
-     * new entry either matches or, refused, makes {@link #followerRefusesAppends} apply again.
-     */
-    static boolean idleSinceThePlaceholderWasReplaced(long next, long match, long nextInPlaceOfThePlaceholder,
-                                                      long leaderNext) {
-        return match == RaftLog.INVALID_LOG_INDEX && next == nextInPlaceOfThePlaceholder && next == leaderNext;
+    static boolean noticesChangeNothing(long noticedForMs, long sinceAnswerMs) {
+        return noticedForMs >= RefusedAppendsWatch.REFUSING_FOR_MS && sinceAnswerMs < noticedForMs;
     }
 
     /**

@@ -2,9 +2,7 @@ package dev.strata.server.raft;
 
 import org.junit.jupiter.api.Test;
 
-import static dev.strata.server.raft.SnapshotAwareLogAppender.followerRefusesAppends;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerSnapshotCoversThePreviousEntry;
-import static dev.strata.server.raft.SnapshotAwareLogAppender.idleSinceThePlaceholderWasReplaced;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.nextIndexIsAPlaceholder;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.noticesChangeNothing;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,12 +10,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The appender's rules. When the leader may send entries to a follower without the entry
  * before them (the RATIS-2500 case: the leader's log starts at 121, the follower reported a
- * snapshot through 120 and needs 121 on), when a follower that answers but takes no append
- * gets a notice anyway (the eighth soak's case: next index 17938, nothing ever matched), and
- * when a new appender's next index 0 is Ratis's placeholder (the eighth soak's run 163: the
- * leader's log started at 29218), after which a current follower of an idle leader is not
- * taken for one that refuses; and when notices that changed nothing name the commit index + 1
- * as the log's first index (the tenth soak's run 44). CheckpointIT shows each in a cluster.
+ * snapshot through 120 and needs 121 on), when a new appender's next index 0 is Ratis's
+ * placeholder (the eighth soak's run 163: the leader's log started at 29218), and when notices
+ * that changed nothing name the commit index + 1 as the log's first index (the tenth soak's run
+ * 44). RefusedAppendsWatchTest has the refused-appends rule; CheckpointIT shows each in a cluster.
  */
 class SnapshotAwareLogAppenderTest {
     @Test
@@ -50,25 +46,9 @@ class SnapshotAwareLogAppenderTest {
         assertThat(followerSnapshotCoversThePreviousEntry(121, true, 120, -1)).isFalse();
     }
 
-    @Test
-    void aFollowerThatAnswersButTakesNoAppendForLongGetsANotice() {
-        assertThat(followerRefusesAppends(17938, -1, SnapshotAwareLogAppender.REFUSING_FOR_MS, 200)).isTrue();
-    }
 
-    @Test
-    void aFollowerThatHasTakenTheEntryBeforeItsNextIsNotRefusing() {
-        assertThat(followerRefusesAppends(17938, 17937, 60_000, 200)).isFalse();
-    }
 
-    @Test
-    void aFollowerIsGivenTimeBeforeANotice() {
-        assertThat(followerRefusesAppends(17938, -1, SnapshotAwareLogAppender.REFUSING_FOR_MS - 1, 200)).isFalse();
-    }
 
-    @Test
-    void aFollowerThatAnswersNothingIsCutOffNotRefusing() {
-        assertThat(followerRefusesAppends(17938, -1, 60_000, 61_000)).isFalse();
-    }
 
     @Test
     void nextIndexZeroBelowAPurgedLogIsAPlaceholder() {
@@ -86,30 +66,17 @@ class SnapshotAwareLogAppenderTest {
         assertThat(nextIndexIsAPlaceholder(17938, 29218)).isFalse();
     }
 
-    @Test
-    void aCurrentFollowerOfAnIdleLeaderAfterThePlaceholderIsNotRefusing() {
-        assertThat(idleSinceThePlaceholderWasReplaced(30600, -1, 30600, 30600)).isTrue();
-    }
 
-    @Test
-    void onceTheLeaderHasANewEntryAnUnmovedFollowerIsRefusingAgain() {
-        assertThat(idleSinceThePlaceholderWasReplaced(30600, -1, 30600, 30601)).isFalse();
-    }
 
-    @Test
-    void aFollowerThatAnsweredAnotherNextIndexIsJudgedAsAnyOther() {
-        assertThat(idleSinceThePlaceholderWasReplaced(17938, -1, 30600, 30600)).isFalse();
-        assertThat(idleSinceThePlaceholderWasReplaced(17938, -1, -1, 17938)).as("no placeholder replaced").isFalse();
-    }
 
     @Test
     void noticesThatChangedNothingForTheWholePeriodToAFollowerThatAnswersAreNoticed() {
-        assertThat(noticesChangeNothing(SnapshotAwareLogAppender.REFUSING_FOR_MS, 300)).isTrue();
+        assertThat(noticesChangeNothing(RefusedAppendsWatch.REFUSING_FOR_MS, 300)).isTrue();
     }
 
     @Test
     void noticesAreGivenTimeToChangeSomething() {
-        assertThat(noticesChangeNothing(SnapshotAwareLogAppender.REFUSING_FOR_MS - 1, 300)).isFalse();
+        assertThat(noticesChangeNothing(RefusedAppendsWatch.REFUSING_FOR_MS - 1, 300)).isFalse();
     }
 
     @Test
