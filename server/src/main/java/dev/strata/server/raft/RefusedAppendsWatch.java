@@ -2,12 +2,10 @@ package dev.strata.server.raft;
 
 import org.apache.ratis.server.raftlog.RaftLog;
 
-import java.util.function.LongSupplier;
-
 /**
  * The leader's watch on one follower for the sign that it answers yet refuses every append: the
  * refused-appends rule of {@link SnapshotAwareLogAppender}. Not thread-safe: one appender's own
- * thread calls {@link #noticeDue} once per round of sending.
+ * thread calls {@link #noticeDue} once per round of sending, with that round's clock reading.
  *
  * <p>Why a notice helps. A follower that Ratis 3.3.0 asked to install a checkpoint refuses every
  * append ("INCONSISTENCY", naming its own log's next index) until the install ends, and Ratis
@@ -25,7 +23,9 @@ import java.util.function.LongSupplier;
  *
  * <p>What keeps a healthy follower from a notice. Both shapes need the follower's next and
  * match index to stay put for {@link #REFUSING_FOR_MS} while it answers (a cut-off follower
- * answers nothing and needs no notice). The second shape is timed from when the follower was
+ * answers nothing and needs no notice; one silent for a whole period starts a new one when it
+ * answers again: Ratis's leader retries a follower that fails at least every 5 s, so a refusing
+ * follower answers more often than that). The second shape is timed from when the follower was
  * last seen caught up, moving or silent, not from its last move: a current follower of an idle
  * leader stays put for as long as the leader has nothing to send, and the first entry after the
  * idle spell must not find it "refusing" at once (that notified both followers of a TLS test
@@ -35,25 +35,24 @@ final class RefusedAppendsWatch {
     /** How long a follower may answer yet refuse every append before it gets a notice anyway. */
     static final long REFUSING_FOR_MS = 10_000;
 
-    private final LongSupplier clockMs;
     private long seenNext = RaftLog.INVALID_LOG_INDEX;
     private long seenMatch = RaftLog.INVALID_LOG_INDEX;
-    /** When the follower's next or match index last changed. */
+    /** When the follower's next or match index last changed, or it was last silent. */
     private long unchangedSince;
     /** When the follower was last seen moving, caught up with the leader's log, or silent. */
     private long behindSince;
 
-    /** @param clockMs a monotonic clock in milliseconds */
-    RefusedAppendsWatch(LongSupplier clockMs) {
-        this.clockMs = clockMs;
-        this.unchangedSince = clockMs.getAsLong();
-        this.behindSince = unchangedSince;
+    /** @param nowMs the clock reading of the appender's current round (monotonic, in milliseconds) */
+    RefusedAppendsWatch(long nowMs) {
+        this.unchangedSince = nowMs;
+        this.behindSince = nowMs;
     }
 
     /**
      * Whether the follower should get a notice this round; after a yes, the next one comes a
      * whole period later at the earliest.
      *
+     * @param nowMs         this round's clock reading (monotonic, in milliseconds)
      * @param next          the leader's next index for the follower
      * @param match         the leader's match index for the follower
      * @param leaderNext    the index after the leader's last entry
@@ -61,23 +60,26 @@ final class RefusedAppendsWatch {
      * @param nextInPlaceOfThePlaceholder the next index the appender gave the follower in place of
      *                      Ratis's placeholder, or {@link RaftLog#INVALID_LOG_INDEX}
      */
-    boolean noticeDue(long next, long match, long leaderNext, long sinceAnswerMs, long nextInPlaceOfThePlaceholder) {
-        long now = clockMs.getAsLong();
+    boolean noticeDue(long nowMs, long next, long match, long leaderNext, long sinceAnswerMs,
+                      long nextInPlaceOfThePlaceholder) {
         boolean moved = next != seenNext || match != seenMatch;
+        boolean silent = sinceAnswerMs >= REFUSING_FOR_MS;
         if (moved) {
             seenNext = next;
             seenMatch = match;
-            unchangedSince = now;
         }
-        if (moved || next >= leaderNext || sinceAnswerMs >= REFUSING_FOR_MS) {
-            behindSince = now;
+        if (moved || silent) {
+            unchangedSince = nowMs;
         }
-        if (moved || !followerRefusesAppends(next, match, leaderNext, now - unchangedSince, now - behindSince, sinceAnswerMs)
-                || idleSinceThePlaceholderWasReplaced(next, match, nextInPlaceOfThePlaceholder, leaderNext)) {
+        if (moved || silent || next >= leaderNext) {
+            behindSince = nowMs;
+        }
+        if (moved || !followerRefusesAppends(next, match, leaderNext, nowMs - unchangedSince, nowMs - behindSince,
+                sinceAnswerMs) || idleSinceThePlaceholderWasReplaced(next, match, nextInPlaceOfThePlaceholder, leaderNext)) {
             return false;
         }
-        unchangedSince = now;
-        behindSince = now;
+        unchangedSince = nowMs;
+        behindSince = nowMs;
         return true;
     }
 
@@ -87,7 +89,8 @@ final class RefusedAppendsWatch {
      * period, or the leader has entries after its next index and for the period it neither moved
      * nor was caught up; and it answered within that period.
      *
-     * @param unchangedForMs how long neither the next nor the match index has moved
+     * @param unchangedForMs how long neither the next nor the match index has moved, nor the
+     *                       follower fallen silent
      * @param behindForMs    how long the follower has been behind the leader's log without moving
      *                       or falling silent; at most {@code unchangedForMs}
      */

@@ -6,7 +6,6 @@ import org.apache.ratis.server.leader.FollowerInfo;
 import org.apache.ratis.server.leader.LeaderState;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
-import org.apache.ratis.util.Timestamp;
 
 /**
  * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with four
@@ -44,13 +43,19 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     /** The next index this appender gave its follower in place of Ratis's placeholder, if it did. */
     private long nextInPlaceOfThePlaceholder = RaftLog.INVALID_LOG_INDEX;
 
-    private final RefusedAppendsWatch refusedAppends = new RefusedAppendsWatch(() -> System.nanoTime() / 1_000_000);
+    /**
+     * The clock reading of the current round, taken once per round so that the two rules timed
+     * in periods agree to the millisecond (the refused-appends watch's second notice is the one
+     * that names the commit index).
+     */
+    private long roundMs = nowMs();
+    private final RefusedAppendsWatch refusedAppends = new RefusedAppendsWatch(roundMs);
 
     /** The follower's next and snapshot index when they last changed. */
     private long noticedNext = RaftLog.INVALID_LOG_INDEX;
     private long noticedSnapshot = RaftLog.INVALID_LOG_INDEX;
-    /** When the first notice since they last changed was due, or null if none was. */
-    private Timestamp firstNoticeSince;
+    /** The round of the first notice since they last changed, or -1 if none was due. */
+    private long firstNoticeMs = -1;
     /** Whether notices to the follower name the leader's commit index + 1 as the log's first index. */
     private boolean namingTheCommitIndex;
 
@@ -58,9 +63,17 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
         super(server, leaderState, follower);
     }
 
-    /** Called by this appender's own thread before each round of sending. */
+    private static long nowMs() {
+        return System.nanoTime() / 1_000_000;
+    }
+
+    /**
+     * Called by this appender's own thread before each round of sending, first thing in
+     * {@link #shouldNotifyToInstallSnapshot} (Ratis's notify mode, the only one Strata runs).
+     */
     @Override
     public boolean shouldInstallSnapshot(boolean hasSnapshot) {
+        roundMs = nowMs();
         FollowerInfo f = getFollower();
         if (firstRound) {
             firstRound = false;
@@ -76,15 +89,15 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
             return !followerSnapshotCoversThePreviousEntry(f.getNextIndex(), f.hasAttemptedToInstallSnapshot(),
                     f.getSnapshotIndex(), getRaftLog().getStartIndex());
         }
-        return hasSnapshot && refusedAppends.noticeDue(f.getNextIndex(), f.getMatchIndex(), getRaftLog().getNextIndex(),
-                f.getLastRpcResponseTime().elapsedTimeMs(), nextInPlaceOfThePlaceholder);
+        return hasSnapshot && refusedAppends.noticeDue(roundMs, f.getNextIndex(), f.getMatchIndex(),
+                getRaftLog().getNextIndex(), f.getLastRpcResponseTime().elapsedTimeMs(), nextInPlaceOfThePlaceholder);
     }
 
     /**
      * The first index of the leader's log that an install notice names: where the log starts, or
-     * after the commit index once notices have been due for {@link RefusedAppendsWatch#REFUSING_FOR_MS}
-     * without the follower's next or snapshot index moving. Called by this appender's own thread
-     * before each round of sending.
+     * after the commit index once the first notice since the follower's next or snapshot index
+     * last moved is {@link RefusedAppendsWatch#REFUSING_FOR_MS} old. Called by this appender's
+     * own thread before each round of sending.
      */
     @Override
     public TermIndex shouldNotifyToInstallSnapshot() {
@@ -92,17 +105,17 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
         if (f.getNextIndex() != noticedNext || f.getSnapshotIndex() != noticedSnapshot) {
             noticedNext = f.getNextIndex();
             noticedSnapshot = f.getSnapshotIndex();
-            firstNoticeSince = null;
+            firstNoticeMs = -1;
             namingTheCommitIndex = false;
         }
-        TermIndex logStart = super.shouldNotifyToInstallSnapshot();
+        TermIndex logStart = super.shouldNotifyToInstallSnapshot(); // sets roundMs
         if (logStart == null) {
             return null;
         }
-        if (firstNoticeSince == null) {
-            firstNoticeSince = Timestamp.currentTime();
+        if (firstNoticeMs < 0) {
+            firstNoticeMs = roundMs;
         }
-        if (noticesChangeNothing(firstNoticeSince.elapsedTimeMs(), f.getLastRpcResponseTime().elapsedTimeMs())) {
+        if (noticesChangeNothing(roundMs - firstNoticeMs, f.getLastRpcResponseTime().elapsedTimeMs())) {
             namingTheCommitIndex = true;
         }
         long afterCommit = getRaftLog().getLastCommittedIndex() + 1;
@@ -111,9 +124,10 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     }
 
     /**
-     * Whether install notices to a follower that answers change nothing: notices have been due
-     * for {@link RefusedAppendsWatch#REFUSING_FOR_MS} while neither its next nor its snapshot
-     * index moved, and it answered meanwhile.
+     * Whether install notices to a follower that answers change nothing: the first notice since
+     * its next or snapshot index last moved was sent {@link RefusedAppendsWatch#REFUSING_FOR_MS}
+     * ago or more, and it answered meanwhile. A follower notified by the refused-appends watch
+     * (once per period) is thus told the commit index at its second notice.
      *
      * <p>Ratis 3.3.0's follower remembers the first index named by the notice that started its
      * install, and fails every later notice that names a lower one ("inProgressInstallSnapshot
@@ -131,7 +145,7 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * at the first notice, not at the follower's last move: a follower that sat unmoved while
      * no notice was due (an idle leader's) and then gets one is first told where the log starts.
      *
-     * @param noticedForMs how long notices have been due since the follower last moved
+     * @param noticedForMs how long since the first notice after the follower last moved
      */
     static boolean noticesChangeNothing(long noticedForMs, long sinceAnswerMs) {
         return noticedForMs >= RefusedAppendsWatch.REFUSING_FOR_MS && sinceAnswerMs < noticedForMs;

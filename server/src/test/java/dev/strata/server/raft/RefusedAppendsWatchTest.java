@@ -2,8 +2,6 @@ package dev.strata.server.raft;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.concurrent.atomic.AtomicLong;
-
 import static dev.strata.server.raft.RefusedAppendsWatch.REFUSING_FOR_MS;
 import static dev.strata.server.raft.RefusedAppendsWatch.followerRefusesAppends;
 import static dev.strata.server.raft.RefusedAppendsWatch.idleSinceThePlaceholderWasReplaced;
@@ -20,15 +18,15 @@ class RefusedAppendsWatchTest {
     private static final long NONE = -1;
     private static final long HEARTBEAT_MS = 500;
 
-    private final AtomicLong now = new AtomicLong(1_000_000);
-    private final RefusedAppendsWatch watch = new RefusedAppendsWatch(now::get);
+    private long now = 1_000_000;
+    private final RefusedAppendsWatch watch = new RefusedAppendsWatch(now);
 
     /** Rounds one heartbeat apart for {@code ms}, the follower answering each; whether any was due. */
     private boolean roundsFor(long ms, long next, long match, long leaderNext) {
         boolean due = false;
         for (long t = 0; t < ms; t += HEARTBEAT_MS) {
-            now.addAndGet(HEARTBEAT_MS);
-            due |= watch.noticeDue(next, match, leaderNext, 100, NONE);
+            now += HEARTBEAT_MS;
+            due |= watch.noticeDue(now, next, match, leaderNext, 100, NONE);
         }
         return due;
     }
@@ -101,21 +99,42 @@ class RefusedAppendsWatchTest {
     }
 
     @Test
+    void run104AFollowerWhoseNextIsPastAnUnconfirmedEntryGetsOneNoticePerPeriod() {
+        assertThat(roundsFor(HEARTBEAT_MS, 301, NONE, 420)).as("first seen here").isFalse();
+        assertThat(roundsFor(REFUSING_FOR_MS - HEARTBEAT_MS, 301, NONE, 420)).isFalse();
+        assertThat(roundsFor(HEARTBEAT_MS, 301, NONE, 420)).as("the period is over").isTrue();
+        assertThat(roundsFor(REFUSING_FOR_MS - HEARTBEAT_MS, 301, NONE, 420)).as("one per period").isFalse();
+        assertThat(roundsFor(HEARTBEAT_MS, 301, NONE, 420)).isTrue();
+    }
+
+    @Test
     void aFollowerBackFromASilenceLongerThanThePeriodIsGivenAWholePeriod() {
-        long behindSince = now.get();
-        for (long t = 0; t < 30_000; t += HEARTBEAT_MS) {
-            now.addAndGet(HEARTBEAT_MS);
-            assertThat(watch.noticeDue(29990, 29989, 30012, now.get() - behindSince, NONE)).isFalse();
-        }
+        silentFor(30_000, 29990, 29989, 30012);
         assertThat(roundsFor(REFUSING_FOR_MS - HEARTBEAT_MS, 29990, 29989, 30012)).as("answering again").isFalse();
         assertThat(roundsFor(HEARTBEAT_MS, 29990, 29989, 30012)).isTrue();
     }
 
     @Test
+    void aFollowerWhoseNextIsPastAnUnconfirmedEntryIsGivenAWholePeriodAfterASilence() {
+        silentFor(30_000, 301, NONE, 420);
+        assertThat(roundsFor(REFUSING_FOR_MS - HEARTBEAT_MS, 301, NONE, 420)).as("answering again").isFalse();
+        assertThat(roundsFor(HEARTBEAT_MS, 301, NONE, 420)).isTrue();
+    }
+
+    /** Rounds one heartbeat apart for {@code ms}, the follower answering none of them. */
+    private void silentFor(long ms, long next, long match, long leaderNext) {
+        long lastAnswer = now;
+        for (long t = 0; t < ms; t += HEARTBEAT_MS) {
+            now += HEARTBEAT_MS;
+            assertThat(watch.noticeDue(now, next, match, leaderNext, now - lastAnswer, NONE)).isFalse();
+        }
+    }
+
+    @Test
     void aCurrentFollowerOfAnIdleLeaderAfterThePlaceholderGetsNoNotice() {
         for (long t = 0; t < 60_000; t += HEARTBEAT_MS) {
-            now.addAndGet(HEARTBEAT_MS);
-            assertThat(watch.noticeDue(30600, NONE, 30600, 100, 30600)).isFalse();
+            now += HEARTBEAT_MS;
+            assertThat(watch.noticeDue(now, 30600, NONE, 30600, 100, 30600)).isFalse();
         }
     }
 }

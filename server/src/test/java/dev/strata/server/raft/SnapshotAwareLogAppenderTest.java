@@ -46,10 +46,6 @@ class SnapshotAwareLogAppenderTest {
         assertThat(followerSnapshotCoversThePreviousEntry(121, true, 120, -1)).isFalse();
     }
 
-
-
-
-
     @Test
     void nextIndexZeroBelowAPurgedLogIsAPlaceholder() {
         assertThat(nextIndexIsAPlaceholder(0, 29218)).isTrue();
@@ -65,9 +61,6 @@ class SnapshotAwareLogAppenderTest {
     void aNextIndexTheFollowerReportedIsKept() {
         assertThat(nextIndexIsAPlaceholder(17938, 29218)).isFalse();
     }
-
-
-
 
     @Test
     void noticesThatChangedNothingForTheWholePeriodToAFollowerThatAnswersAreNoticed() {
