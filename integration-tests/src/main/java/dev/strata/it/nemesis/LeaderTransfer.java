@@ -1,6 +1,7 @@
 package dev.strata.it.nemesis;
 
 import dev.strata.it.cluster.Network;
+import dev.strata.proto.v1.StatusResponse;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,20 +16,25 @@ public final class LeaderTransfer implements Nemesis {
     }
 
     /**
-     * Moves leadership to a follower that can take it: running, not paused, and with a healthy
-     * link to the leader. Composed with a partition or a pause, a transfer to the node that is
-     * cut off or frozen would rightly time out; that says nothing about Strata, while a refused
-     * transfer to a reachable node does, so such a refusal still fails the run.
+     * Moves leadership to a follower that can take it: running, not paused, with a healthy link
+     * to the leader, and able to catch up from the leader's log. Composed with a partition or a
+     * pause, a transfer to the node that is cut off or frozen would rightly time out; so would
+     * one to a follower that needs a checkpoint first (a leader deposed by a partition whose
+     * successor purged its log: the install takes 10 s or more, Ratis gives a transfer 10 s, and
+     * a scheduler would not pick such a node). That says nothing about Strata, while a refused
+     * transfer to a reachable, current node does, so such a refusal still fails the run.
      */
     @Override
     public String inject(FaultContext c) {
         long leader = c.leader();
+        long logStart = c.cluster().status(leader).map(StatusResponse::getLogStartIndex).orElse(Long.MAX_VALUE);
         List<Long> able = c.cluster().memberIds().stream()
                 .filter(id -> id != leader && c.cluster().running(id) && !c.cluster().process(id).paused()
-                        && c.cluster().network().link(leader, id).equals(Network.Link.HEALTHY))
+                        && c.cluster().network().link(leader, id).equals(Network.Link.HEALTHY)
+                        && c.cluster().status(id).map(s -> s.getAppliedIndex() + 1 >= logStart).orElse(false))
                 .toList();
         if (able.isEmpty()) {
-            return "no follower can take leadership now (all cut off, paused or down): no transfer";
+            return "no follower can take leadership now (all cut off, paused, down or needing a checkpoint): no transfer";
         }
         long target = able.get(c.random().nextInt(able.size()));
         try {
