@@ -16,9 +16,11 @@ import org.apache.ratis.server.raftlog.RaftLog;
  * <ul>
  *   <li>the entry before the follower's next index was never confirmed (eighth soak, run 104: a
  *       deposed leader, its log holding entries of its term after the checkpoint it fetched);
- *   <li>every entry before it was confirmed, and the follower takes none of the leader's later
- *       ones (eleventh soak, run 294: over lossy links a follower whose log ran ahead of what
- *       it had applied got a notice through a stale answer, fetched, and then refused).
+ *   <li>the leader has entries after the follower's next index and the follower takes none of
+ *       them (eleventh soak, run 294: over lossy links a follower whose log ran ahead of what it
+ *       had applied got a notice through a stale answer, fetched, and then refused, its next
+ *       index right after its match index; the rule does not ask for that, so it covers the
+ *       first shape too once the leader has later entries).
  * </ul>
  *
  * <p>What keeps a healthy follower from a notice. Both shapes need the follower's next and
