@@ -16,7 +16,12 @@ enum StudyPolicy {
     /** A fixed list by level number, as the seeds' slides had it: none, none, lz4, lz4, zstd, zstd, zstd. */
     FIXED(CompressionPolicy.perLevel(Codec.NONE, Codec.NONE, Codec.LZ4, Codec.LZ4, Codec.ZSTD, Codec.ZSTD, Codec.ZSTD)),
     /** Strata's default, by role: L0 none, middle levels LZ4, the bottommost level holding data zstd. */
-    DEFAULT(CompressionPolicy.defaults());
+    DEFAULT(CompressionPolicy.defaults()),
+    /**
+     * The default with LZ4 in L0 instead of none: what compressing flush output buys, where a
+     * small database keeps a third of its data in L0.
+     */
+    L0LZ4(CompressionPolicy.byRole(Codec.LZ4, Codec.LZ4, Codec.ZSTD));
 
     private final CompressionPolicy policy;
 
