@@ -40,10 +40,10 @@ final class CompressionCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--policies", split = ",", paramLabel = "NAME,...", hideParamSyntax = true,
-            defaultValue = "none,snappy,lz4,zstd,fixed,default,l0lz4",
+            defaultValue = "none,snappy,lz4,zstd,fixed,default,l0none",
             description = "Policies: none, snappy, lz4, zstd (one codec everywhere), fixed (none,none,lz4,lz4,zstd,zstd,zstd "
-                    + "by level number), default (Strata's, by role: L0 none, middle levels lz4, bottommost zstd), l0lz4 (the "
-                    + "default with lz4 in L0) (${DEFAULT-VALUE}).")
+                    + "by level number), default (Strata's, by role: L0 and middle levels lz4, bottommost zstd), l0none (the "
+                    + "default with L0 uncompressed) (${DEFAULT-VALUE}).")
     List<StudyPolicy> policies;
 
     @Option(names = "--sizes", split = ",", paramLabel = "N,...", hideParamSyntax = true, defaultValue = "15000,1000000",

@@ -15,13 +15,13 @@ enum StudyPolicy {
     ZSTD(CompressionPolicy.uniform(Codec.ZSTD)),
     /** A fixed list by level number, as the seeds' slides had it: none, none, lz4, lz4, zstd, zstd, zstd. */
     FIXED(CompressionPolicy.perLevel(Codec.NONE, Codec.NONE, Codec.LZ4, Codec.LZ4, Codec.ZSTD, Codec.ZSTD, Codec.ZSTD)),
-    /** Strata's default, by role: L0 none, middle levels LZ4, the bottommost level holding data zstd. */
+    /** Strata's default, by role: L0 and middle levels LZ4, the bottommost level holding data zstd. */
     DEFAULT(CompressionPolicy.defaults()),
     /**
-     * The default with LZ4 in L0 instead of none: what compressing flush output buys, where a
-     * small database keeps a third of its data in L0.
+     * The default as it was until the study measured it, with L0 uncompressed: kept to show what
+     * compressing flush output buys where a small database keeps a third of its data in L0.
      */
-    L0LZ4(CompressionPolicy.byRole(Codec.LZ4, Codec.LZ4, Codec.ZSTD));
+    L0NONE(CompressionPolicy.byRole(Codec.NONE, Codec.LZ4, Codec.ZSTD));
 
     private final CompressionPolicy policy;
 

@@ -9,8 +9,8 @@ class CompressionPolicyTest {
     @Test
     void defaultChoosesByRoleNotNumber() {
         CompressionPolicy p = CompressionPolicy.defaults();
-        assertThat(p.codecFor(0, true)).isEqualTo(Codec.NONE);
-        assertThat(p.codecFor(0, false)).isEqualTo(Codec.NONE);
+        assertThat(p.codecFor(0, true)).as("flush output is L0's codec even with nothing below it").isEqualTo(Codec.LZ4);
+        assertThat(p.codecFor(0, false)).isEqualTo(Codec.LZ4);
         assertThat(p.codecFor(1, true)).as("a small database's bottom is L1, still zstd").isEqualTo(Codec.ZSTD);
         assertThat(p.codecFor(1, false)).isEqualTo(Codec.LZ4);
         assertThat(p.codecFor(4, false)).isEqualTo(Codec.LZ4);
@@ -39,7 +39,7 @@ class CompressionPolicyTest {
 
     @Test
     void equalPoliciesAreEqual() {
-        assertThat(CompressionPolicy.defaults()).isEqualTo(CompressionPolicy.byRole(Codec.NONE, Codec.LZ4, Codec.ZSTD));
+        assertThat(CompressionPolicy.defaults()).isEqualTo(CompressionPolicy.byRole(Codec.LZ4, Codec.LZ4, Codec.ZSTD));
         assertThat(CompressionPolicy.defaults().withZstdLevel(5)).isNotEqualTo(CompressionPolicy.defaults());
         assertThat(CompressionPolicy.defaults().toString()).contains("ZSTD").contains("zstdLevel=3");
     }
