@@ -107,7 +107,9 @@ class Client:
 
     def _connect(self):
         if self._channel is None:
-            self._channel = grpc.insecure_channel(self.endpoint)
+            # gRPC refuses responses over 4 MiB by default, and a value may be 16 MiB (the
+            # server's strata.server.max-value-size): take any size, as etcd's client does.
+            self._channel = grpc.insecure_channel(self.endpoint, options=[("grpc.max_receive_message_length", -1)])
             self._kv = kv_pb2_grpc.KVStub(self._channel)
             self._cluster = cluster_pb2_grpc.ClusterStub(self._channel)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Talks to a Strata cluster from Python: put, get, range in pages, compare-and-set, errors.
+"""Talks to a Strata cluster from Python: put, get, a large value, range in pages, compare-and-set, errors.
 
     python strata_example.py [--endpoints 127.0.0.1:7100,127.0.0.1:7110] [--prefix example/]
 
@@ -20,6 +20,8 @@ from strata_client import Client, StrataError, cluster_pb2, kv_pb2
 
 PAGE_SIZE = 2
 KEYS = 5
+# Above gRPC's default 4 MiB response limit and below the server's default 16 MiB value limit.
+LARGE_VALUE = 6 << 20
 
 
 class Unexpected(Exception):
@@ -157,6 +159,18 @@ def bad_requests(client, prefix):
                                                                 page_token=first.next_page_token[:-1])))
 
 
+def large_value(client, prefix):
+    """Puts a value larger than gRPC's default response limit and reads it back whole."""
+    key, value = prefix + b"large", os.urandom(LARGE_VALUE)
+    r = client.kv("Put", kv_pb2.PutRequest(key=key, value=value))
+    print(f"put {show(key)} = {len(value)} random bytes -> revision {r.header.revision}")
+    got = client.kv("Get", kv_pb2.GetRequest(key=key)).kv.value
+    print(f"get {show(key)} -> {len(got)} bytes")
+    check(got == value, f"get {show(key)} returned {len(got)} bytes that differ from the {len(value)} put")
+    deleted = client.kv("Delete", kv_pb2.DeleteRequest(key=key)).deleted
+    check(deleted == 1, f"delete {show(key)} deleted {deleted} keys")
+
+
 def clean_up(client, prefix):
     r = client.kv("Delete", kv_pb2.DeleteRequest(key=prefix, prefix=True))
     print(f"delete {show(prefix)}* -> {r.deleted} keys")
@@ -180,6 +194,7 @@ def main(argv=None):
         try:
             status(client)
             put_and_get(client, prefix)
+            large_value(client, prefix)
             range_in_pages(client, prefix)
             compare_and_set(client, prefix)
             bad_requests(client, prefix)

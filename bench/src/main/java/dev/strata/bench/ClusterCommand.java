@@ -83,7 +83,9 @@ final class ClusterCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<ManagedChannel> channels = endpoints.stream()
-                .map(e -> Grpc.newChannelBuilder(e, InsecureChannelCredentials.create()).build())
+                .map(e -> Grpc.newChannelBuilder(e, InsecureChannelCredentials.create())
+                        .maxInboundMessageSize(Integer.MAX_VALUE) // a get of a value over gRPC's default 4 MiB
+                        .build())
                 .toList();
         List<Run> runs = new ArrayList<>();
         try {

@@ -59,7 +59,11 @@ final class Endpoints implements AutoCloseable {
     }
 
     private Target target(String address) {
-        return byAddress.computeIfAbsent(address, a -> new Target(a, Grpc.newChannelBuilder(a, credentials).build()));
+        return byAddress.computeIfAbsent(address, a -> new Target(a, Grpc.newChannelBuilder(a, credentials)
+                // gRPC's default refuses responses over 4 MiB, and a value may be 16 MiB by default
+                // (strata.server.max-value-size, up to 1 GiB): take any size, as etcd's client does.
+                .maxInboundMessageSize(Integer.MAX_VALUE)
+                .build()));
     }
 
     /**

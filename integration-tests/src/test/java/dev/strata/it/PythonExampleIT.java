@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import dev.strata.server.config.ConfigKeys;
 import dev.strata.server.testing.Ports;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,8 +36,8 @@ class PythonExampleIT {
     /** Creating the venv and installing the requirements from PyPI is most of it (about 90 s when nothing is cached). */
     private static final Duration RUN_BOUND = Duration.ofMinutes(7);
     private static final Duration UNIT_TEST_BOUND = Duration.ofMinutes(1);
-    /** The example's writes: 5 puts, 1 overwrite, the counter put, 2 Txns, 1 delete. */
-    private static final int EXAMPLE_WRITES = 10;
+    /** The example's writes: 5 puts, 1 overwrite, the large put and its delete, the counter put, 2 Txns, 1 delete. */
+    private static final int EXAMPLE_WRITES = 12;
 
     @TempDir
     Path dir;
@@ -60,7 +61,11 @@ class PythonExampleIT {
                 "STRATA_PY_GEN", target.resolve("python-gen").toString(),
                 "PYTHONDONTWRITEBYTECODE", "1");
 
-        cluster = TestCluster.start(dir, 3, Map.of());
+        // The server's own value limits, not the tests' smaller ones: the example puts a value
+        // above gRPC's default 4 MiB response limit, as a user's first large value would be.
+        cluster = TestCluster.start(dir, 3, Map.of(
+                ConfigKeys.MAX_VALUE_SIZE.name(), ConfigKeys.MAX_VALUE_SIZE.defaultValue(),
+                ConfigKeys.MAX_REQUEST_SIZE.name(), ConfigKeys.MAX_REQUEST_SIZE.defaultValue()));
         long before = cluster.status(1).getCommitIndex();
         String dead = "127.0.0.1:" + Ports.free();
         String endpoints = dead + "," + List.of(1L, 2L, 3L).stream()
@@ -71,6 +76,7 @@ class PythonExampleIT {
         assertThat(run.exitCode()).as("run.sh exit code; its output:%n%s", run.output()).isZero();
         assertThat(run.output())
                 .contains("trying " + cluster.node(1).clientAddress())
+                .as("the large-value step ran").contains("large -> " + (6 << 20) + " bytes")
                 .contains("OK: every answer was as expected");
         cluster.awaitCaughtUp(1);
         assertThat(cluster.status(1).getCommitIndex() - before).as("log entries the example wrote")

@@ -14,6 +14,7 @@ import dev.strata.client.RangeResult;
 import dev.strata.client.StrataClient;
 import dev.strata.client.StrataException;
 import dev.strata.client.TxnResult;
+import dev.strata.server.config.ConfigKeys;
 import dev.strata.server.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,9 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -126,6 +129,43 @@ class SdkIT {
         assertThatThrownBy(() -> client.put("", "x")).isInstanceOf(StrataException.class)
                 .satisfies(e -> assertThat(((StrataException) e).code()).isEqualTo(StrataException.Code.INVALID_ARGUMENT))
                 .hasMessageContaining("put");
+    }
+
+    /**
+     * A value at the server's default limit (16 MiB) goes in and comes back through the SDK, from
+     * the leader and from every follower, whole and in a range. gRPC clients refuse responses over
+     * 4 MiB unless told otherwise, so this is the SDK's limit as much as the server's.
+     */
+    @Test
+    void aValueAtTheDefaultLimitGoesInAndComesBackWhole() {
+        cluster = TestCluster.start(dir, 3, Map.of(
+                ConfigKeys.MAX_VALUE_SIZE.name(), ConfigKeys.MAX_VALUE_SIZE.defaultValue(),
+                ConfigKeys.MAX_REQUEST_SIZE.name(), ConfigKeys.MAX_REQUEST_SIZE.defaultValue()));
+        cluster.awaitLeader();
+        client = connect(Duration.ofSeconds(30), 1, 2, 3);
+        byte[] big = new byte[16 << 20];
+        new Random(16).nextBytes(big); // incompressible: 16 MiB in the Raft log, the value log and on the wire
+
+        client.put("big".getBytes(), big);
+        assertThat(Arrays.mismatch(client.get("big").orElseThrow().value(), big)).as("first differing byte").isEqualTo(-1);
+        assertThat(client.range(KeyRange.prefix("big"))).singleElement()
+                .satisfies(kv -> assertThat(Arrays.mismatch(kv.value(), big)).isEqualTo(-1));
+        for (long id = 1; id <= 3; id++) {
+            try (StrataClient one = connect(Duration.ofSeconds(30), id)) {
+                Await.until(() -> one.count(KeyRange.prefix("big"), Consistency.SERIALIZABLE) == 1, Duration.ofSeconds(60),
+                        "node " + id + " to apply the 16 MiB put");
+                byte[] local = one.get("big".getBytes(), Consistency.SERIALIZABLE).orElseThrow().value();
+                assertThat(Arrays.mismatch(local, big)).as("node %d's copy", id).isEqualTo(-1);
+            }
+        }
+        PutResult replaced = client.putAndGetPrevious("big".getBytes(), "small".getBytes());
+        assertThat(Arrays.mismatch(replaced.previous().value(), big)).as("the previous value, returned").isEqualTo(-1);
+
+        byte[] tooBig = Arrays.copyOf(big, big.length + 1);
+        assertThatThrownBy(() -> client.put("big".getBytes(), tooBig)).isInstanceOf(StrataException.class)
+                .satisfies(e -> assertThat(((StrataException) e).code()).isEqualTo(StrataException.Code.INVALID_ARGUMENT))
+                .hasMessageContaining("value is 16777217 bytes, the limit is 16777216 bytes");
+        assertThat(client.get("big").orElseThrow().valueUtf8()).isEqualTo("small");
     }
 
     /**
