@@ -107,9 +107,10 @@ class Client:
 
     def _connect(self):
         if self._channel is None:
-            # gRPC refuses responses over 4 MiB by default, and a value may be 16 MiB (the
-            # server's strata.server.max-value-size): take any size, as etcd's client does.
-            self._channel = grpc.insecure_channel(self.endpoint, options=[("grpc.max_receive_message_length", -1)])
+            # gRPC refuses responses over 4 MiB by default, and a value may be 16 MiB by default
+            # (strata.server.max-value-size, up to 1 GiB): take any size, as etcd's client does.
+            unlimited = [("grpc.max_receive_message_length", -1)]
+            self._channel = grpc.insecure_channel(self.endpoint, options=unlimited)
             self._kv = kv_pb2_grpc.KVStub(self._channel)
             self._cluster = cluster_pb2_grpc.ClusterStub(self._channel)
 

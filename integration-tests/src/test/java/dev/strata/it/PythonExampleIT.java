@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-import dev.strata.server.config.ConfigKeys;
 import dev.strata.server.testing.Ports;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +37,8 @@ class PythonExampleIT {
     private static final Duration UNIT_TEST_BOUND = Duration.ofMinutes(1);
     /** The example's writes: 5 puts, 1 overwrite, the large put and its delete, the counter put, 2 Txns, 1 delete. */
     private static final int EXAMPLE_WRITES = 12;
+    /** LARGE_VALUE in strata_example.py: above gRPC's default 4 MiB response limit. */
+    private static final int EXAMPLE_LARGE_VALUE = 6 << 20;
 
     @TempDir
     Path dir;
@@ -63,9 +64,7 @@ class PythonExampleIT {
 
         // The server's own value limits, not the tests' smaller ones: the example puts a value
         // above gRPC's default 4 MiB response limit, as a user's first large value would be.
-        cluster = TestCluster.start(dir, 3, Map.of(
-                ConfigKeys.MAX_VALUE_SIZE.name(), ConfigKeys.MAX_VALUE_SIZE.defaultValue(),
-                ConfigKeys.MAX_REQUEST_SIZE.name(), ConfigKeys.MAX_REQUEST_SIZE.defaultValue()));
+        cluster = TestCluster.start(dir, 3, TestCluster.defaultValueLimits());
         long before = cluster.status(1).getCommitIndex();
         String dead = "127.0.0.1:" + Ports.free();
         String endpoints = dead + "," + List.of(1L, 2L, 3L).stream()
@@ -76,8 +75,9 @@ class PythonExampleIT {
         assertThat(run.exitCode()).as("run.sh exit code; its output:%n%s", run.output()).isZero();
         assertThat(run.output())
                 .contains("trying " + cluster.node(1).clientAddress())
-                .as("the large-value step ran").contains("large -> " + (6 << 20) + " bytes")
                 .contains("OK: every answer was as expected");
+        assertThat(run.output()).as("the large-value step ran")
+                .contains("large -> " + EXAMPLE_LARGE_VALUE + " bytes");
         cluster.awaitCaughtUp(1);
         assertThat(cluster.status(1).getCommitIndex() - before).as("log entries the example wrote")
                 .isGreaterThanOrEqualTo(EXAMPLE_WRITES);

@@ -14,7 +14,6 @@ import dev.strata.client.RangeResult;
 import dev.strata.client.StrataClient;
 import dev.strata.client.StrataException;
 import dev.strata.client.TxnResult;
-import dev.strata.server.config.ConfigKeys;
 import dev.strata.server.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -138,9 +137,7 @@ class SdkIT {
      */
     @Test
     void aValueAtTheDefaultLimitGoesInAndComesBackWhole() {
-        cluster = TestCluster.start(dir, 3, Map.of(
-                ConfigKeys.MAX_VALUE_SIZE.name(), ConfigKeys.MAX_VALUE_SIZE.defaultValue(),
-                ConfigKeys.MAX_REQUEST_SIZE.name(), ConfigKeys.MAX_REQUEST_SIZE.defaultValue()));
+        cluster = TestCluster.start(dir, 3, TestCluster.defaultValueLimits());
         cluster.awaitLeader();
         client = connect(Duration.ofSeconds(30), 1, 2, 3);
         byte[] big = new byte[16 << 20];

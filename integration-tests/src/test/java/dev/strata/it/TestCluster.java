@@ -14,6 +14,7 @@ import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.server.StrataServer;
+import dev.strata.server.config.ConfigKeys;
 import dev.strata.server.config.ServerConfig;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
@@ -87,6 +88,13 @@ final class TestCluster implements AutoCloseable {
     /** Starts {@code size} nodes (ids 1..size) and waits for a leader. */
     static TestCluster start(Path dir, int size, Map<String, String> overrides) {
         return start(dir, size, overrides, id -> Map.of(), InsecureChannelCredentials.create());
+    }
+
+    /** The server's own value and request limits (16 MiB values), in place of the tests' smaller ones. */
+    static Map<String, String> defaultValueLimits() {
+        return Map.of(
+                ConfigKeys.MAX_VALUE_SIZE.name(), ConfigKeys.MAX_VALUE_SIZE.defaultValue(),
+                ConfigKeys.MAX_REQUEST_SIZE.name(), ConfigKeys.MAX_REQUEST_SIZE.defaultValue());
     }
 
     /**
@@ -212,7 +220,7 @@ final class TestCluster implements AutoCloseable {
     ManagedChannel channel(long id) {
         return channels.computeIfAbsent(id, i -> Grpc.newChannelBuilderForAddress("127.0.0.1", nodes.get(i).clientPort(),
                         credentials)
-                .maxInboundMessageSize(16 << 20)
+                .maxInboundMessageSize(Integer.MAX_VALUE)
                 .build());
     }
 

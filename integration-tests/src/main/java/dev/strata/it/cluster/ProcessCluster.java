@@ -241,7 +241,7 @@ public final class ProcessCluster implements AutoCloseable {
 
     private ManagedChannel channel(long id) {
         return channels.computeIfAbsent(id, i -> Grpc.newChannelBuilderForAddress("127.0.0.1", members.get(i).clientPort(),
-                InsecureChannelCredentials.create()).maxInboundMessageSize(16 << 20).build());
+                InsecureChannelCredentials.create()).maxInboundMessageSize(Integer.MAX_VALUE).build());
     }
 
     private void dropChannel(long id) {

@@ -270,7 +270,7 @@ public final class Workload implements AutoCloseable {
     private KVGrpc.KVBlockingStub stub(long node) {
         String address = cluster.node(node).clientAddress();
         ManagedChannel ch = channels.computeIfAbsent(address, a -> Grpc.newChannelBuilder(a, InsecureChannelCredentials.create())
-                .maxInboundMessageSize(16 << 20).build());
+                .maxInboundMessageSize(Integer.MAX_VALUE).build());
         return KVGrpc.newBlockingStub(ch).withDeadlineAfter(SERIALIZABLE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -13,7 +13,8 @@ import java.util.Objects;
  * database the bottommost level may be L1; it is still ZSTD, so a small database compresses as
  * well as a large one. L0 is LZ4 rather than uncompressed because a small database keeps as much
  * as a third of its data in L0: leaving it raw cost 13 to 14 points of space saving there, while
- * LZ4 cost no measurable write or read throughput (the compression study in docs/benchmarks.md).
+ * LZ4 cost a few percent of CPU per uncached read of L0 and no measurable write throughput (the
+ * compression study in docs/benchmarks.md).
  * A fixed per-number list ({@link #perLevel}) is available for comparison and for users who
  * want it.
  *
