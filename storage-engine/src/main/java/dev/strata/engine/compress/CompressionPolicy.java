@@ -14,16 +14,18 @@ import java.util.Objects;
  * well as a large one. L0 is LZ4 rather than uncompressed because a small database keeps as much
  * as a third of its data in L0: leaving it raw cost 13 to 14 points of space saving there, while
  * LZ4 cost a few percent of CPU per uncached read of L0 and no measurable write throughput (the
- * compression study in docs/benchmarks.md).
- * A fixed per-number list ({@link #perLevel}) is available for comparison and for users who
- * want it.
+ * compression study in docs/benchmarks.md). A fixed per-number list ({@link #perLevel}) is
+ * available for comparison and for users who want it.
  *
  * <p>Whatever the codec, a block that does not shrink by at least one eighth is stored raw.
  * Immutable and thread-safe; {@code Engine.setCompressionPolicy} swaps it on a live engine
  * (new tables use the new codecs, old tables stay readable).
  */
 public final class CompressionPolicy {
-    /** zstd's own default level: a good ratio at LZ4-like decompression speed. */
+    /**
+     * zstd's own default level: a good ratio at a fast compression speed. zstd decompresses at
+     * about the same speed whatever the level, several times slower than LZ4 (docs/benchmarks.md).
+     */
     public static final int DEFAULT_ZSTD_LEVEL = 3;
 
     private final Codec level0;
