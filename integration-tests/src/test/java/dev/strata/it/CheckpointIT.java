@@ -270,12 +270,15 @@ class CheckpointIT {
      */
     @Test
     void aDeposedLeaderWithEntriesOfItsOwnTermCatchesUpAfterItsSuccessorPurged() throws IOException {
-        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        // A write per log entry, so the old leader logs many entries of its own term, not a few batches.
+        Map<String, String> config = new java.util.HashMap<>(PURGE_QUICKLY);
+        config.put("strata.raft.write-batches-in-flight", "1000");
+        cluster = TestCluster.start(dir, 3, config);
         write("a/", 100);
         long old = cluster.awaitLeader();
         long applied = cluster.status(old).getAppliedIndex();
         List<Long> others = cluster.runningIds().stream().filter(id -> id != old).toList();
-        // The old leader's Raft client sends the writes it cannot commit on to the other nodes
+        // The old leader's proposer sends the writes it cannot commit on to the other nodes
         // (a write of unknown outcome may still be applied). The others refuse them here, so the
         // successor's log holds this test's writes only and where it starts after a purge is known.
         CodeInjectionForTesting.put(APPEND_TRANSACTION, (server, client, args) -> {

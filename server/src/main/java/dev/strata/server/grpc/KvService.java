@@ -1,6 +1,7 @@
 package dev.strata.server.grpc;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageLite;
 import dev.strata.proto.v1.BatchRequest;
 import dev.strata.proto.v1.BatchResponse;
 import dev.strata.proto.v1.Command;
@@ -31,7 +32,7 @@ import java.util.function.Supplier;
 
 /**
  * {@code strata.v1.KV}: validates each request here (so a bad one fails at once, before any
- * Raft round), replicates writes through the node's Raft client, and serves reads from the
+ * Raft round), replicates writes through the node's proposer, and serves reads from the
  * local engine, after a ReadIndex barrier unless the request asks for SERIALIZABLE. Responses
  * carry this node's id and term in their header.
  */
@@ -58,7 +59,7 @@ final class KvService extends KVGrpc.KVImplBase {
     public void put(PutRequest request, StreamObserver<PutResponse> observer) {
         responder.respond(observer, () -> {
             validator.put(request);
-            return write(Command.newBuilder().setPut(request).build(), PutResponse::parseFrom)
+            return write(Command.newBuilder().setPut(request).build(), PutResponse.class, PutResponse.parser())
                     .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
         });
     }
@@ -67,7 +68,7 @@ final class KvService extends KVGrpc.KVImplBase {
     public void delete(DeleteRequest request, StreamObserver<DeleteResponse> observer) {
         responder.respond(observer, () -> {
             validator.delete(request);
-            return write(Command.newBuilder().setDelete(request).build(), DeleteResponse::parseFrom)
+            return write(Command.newBuilder().setDelete(request).build(), DeleteResponse.class, DeleteResponse.parser())
                     .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
         });
     }
@@ -76,7 +77,7 @@ final class KvService extends KVGrpc.KVImplBase {
     public void txn(TxnRequest request, StreamObserver<TxnResponse> observer) {
         responder.respond(observer, () -> {
             validator.txn(request);
-            return write(Command.newBuilder().setTxn(request).build(), TxnResponse::parseFrom)
+            return write(Command.newBuilder().setTxn(request).build(), TxnResponse.class, TxnResponse.parser())
                     .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
         });
     }
@@ -85,7 +86,7 @@ final class KvService extends KVGrpc.KVImplBase {
     public void batch(BatchRequest request, StreamObserver<BatchResponse> observer) {
         responder.respond(observer, () -> {
             validator.batch(request);
-            return write(Command.newBuilder().setBatch(request).build(), BatchResponse::parseFrom)
+            return write(Command.newBuilder().setBatch(request).build(), BatchResponse.class, BatchResponse.parser())
                     .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
         });
     }
@@ -124,8 +125,15 @@ final class KvService extends KVGrpc.KVImplBase {
         return node.linearizableBarrier().thenApplyAsync(v -> local.get(), readExecutor);
     }
 
-    private <T> CompletableFuture<T> write(Command command, Parser<T> parser) {
-        return parse(node.write(command), parser, command.getOpCase().toString());
+    private <T extends MessageLite> CompletableFuture<T> write(Command command, Class<T> type, com.google.protobuf.Parser<T> parser) {
+        return node.write(command).thenApply(reply -> {
+            try {
+                return reply.as(type, parser);
+            } catch (InvalidProtocolBufferException e) {
+                throw new CompletionException(new IllegalStateException("the reply to a " + command.getOpCase()
+                        + " is not a valid response: " + e.getMessage(), e));
+            }
+        });
     }
 
     private static <T> CompletableFuture<T> parse(CompletableFuture<ByteBuffer> reply, Parser<T> parser, String what) {

@@ -1,6 +1,7 @@
 package dev.strata.server.kv;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Empty;
 import com.google.protobuf.MessageLite;
 import dev.strata.engine.WriteBatch;
 import dev.strata.proto.v1.BatchOp;
@@ -21,11 +22,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns one KV command of the log into the engine writes it makes and the response its client
- * gets, following etcd's revision rules (see {@code kv.proto}): every key the command changes
- * gets the command's revision (its log index) as mod_revision. Deterministic, so every node
- * computes the same batch. Only the apply thread calls it; it reads the engine directly
- * because nothing else writes while it runs.
+ * Turns the commands of a log entry into the engine writes they make and the responses their
+ * clients get, following etcd's revision rules (see {@code kv.proto}): each KV command takes
+ * the next revision, and every key it changes gets that revision as mod_revision.
+ * Deterministic, so every node computes the same batch. Only the apply thread calls it; it
+ * reads the engine directly because nothing else writes while it runs.
  */
 public final class CommandApplier {
     private final KvReader reader;
@@ -37,6 +38,21 @@ public final class CommandApplier {
     /** What applying a command does: the engine writes and the response for its client. */
     public record Result(WriteBatch batch, MessageLite response) {}
 
+    /** What one command of a log entry came to. */
+    public sealed interface Outcome {}
+
+    /** The command was applied; {@code response} is what its client gets. */
+    public record Applied(MessageLite response) implements Outcome {}
+
+    /** The command was refused the same way on every node and wrote nothing. */
+    public record Refused(InvalidRequestException cause) implements Outcome {}
+
+    /**
+     * What applying a whole log entry does: one engine batch with every command's writes, each
+     * command's outcome in order, and the revision after the entry.
+     */
+    public record EntryResult(WriteBatch batch, List<Outcome> outcomes, long revision) {}
+
     /**
      * Applies a put, delete, txn or batch command at {@code revision}.
      *
@@ -46,14 +62,58 @@ public final class CommandApplier {
      */
     public Result apply(KvView state, Command command, long revision) {
         PendingWrites view = new PendingWrites(state);
-        MessageLite response = switch (command.getOpCase()) {
+        MessageLite response = applyKv(view, command, revision);
+        return new Result(view.toBatch(), response);
+    }
+
+    /**
+     * Applies the commands of one log entry in order, over {@code state} as it was after
+     * {@code revision}: each KV command takes the next revision and sees the writes of the
+     * commands before it; a member record takes none. A command refused with
+     * {@link InvalidRequestException} writes nothing and takes no revision, and the others
+     * still apply. Deterministic: every node computes the same batch and outcomes.
+     *
+     * @throws IllegalArgumentException for a command that is neither a KV nor a member command
+     *         (the leader's validation keeps those out of the log)
+     */
+    public EntryResult applyEntry(KvView state, List<Command> commands, long revision) {
+        PendingWrites entry = new PendingWrites(state);
+        List<Outcome> outcomes = new ArrayList<>(commands.size());
+        long current = revision;
+        for (Command c : commands) {
+            switch (c.getOpCase()) {
+                case SET_MEMBER -> {
+                    entry.putMeta(KeySpace.member(c.getSetMember().getId()), c.getSetMember().toByteArray());
+                    outcomes.add(new Applied(Empty.getDefaultInstance()));
+                }
+                case REMOVE_MEMBER -> {
+                    entry.putMeta(KeySpace.member(c.getRemoveMember()), null);
+                    outcomes.add(new Applied(Empty.getDefaultInstance()));
+                }
+                default -> {
+                    PendingWrites own = new PendingWrites(entry);
+                    try {
+                        MessageLite response = applyKv(own, c, current + 1);
+                        entry.absorb(own);
+                        current++;
+                        outcomes.add(new Applied(response));
+                    } catch (InvalidRequestException e) {
+                        outcomes.add(new Refused(e));
+                    }
+                }
+            }
+        }
+        return new EntryResult(entry.toBatch(), outcomes, current);
+    }
+
+    private MessageLite applyKv(PendingWrites view, Command command, long revision) {
+        return switch (command.getOpCase()) {
             case PUT -> put(view, command.getPut(), revision);
             case DELETE -> delete(view, command.getDelete(), revision);
             case TXN -> txn(view, command.getTxn(), revision);
             case BATCH -> batch(view, command.getBatch(), revision);
             default -> throw new IllegalArgumentException("not a KV command: " + command.getOpCase());
         };
-        return new Result(view.toBatch(), response);
     }
 
     private static PutResponse put(PendingWrites view, PutRequest r, long revision) {

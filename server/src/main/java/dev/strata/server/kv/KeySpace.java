@@ -19,6 +19,7 @@ public final class KeySpace {
     static final byte DATA = 'k';
     static final byte META = 'm';
     private static final byte[] DATA_END = {DATA + 1};
+    private static final String MEMBER_PREFIX = "member/";
 
     private KeySpace() {}
 
@@ -54,6 +55,16 @@ public final class KeySpace {
         k[0] = META;
         System.arraycopy(n, 0, k, 1, n.length);
         return k;
+    }
+
+    /** The engine key of member {@code id}'s record in the member directory. */
+    public static byte[] member(long id) {
+        return meta(MEMBER_PREFIX + id);
+    }
+
+    /** The engine range {@code [from, to)} of the member directory's records. */
+    public static byte[][] members() {
+        return metaPrefix(MEMBER_PREFIX);
     }
 
     /** The engine range {@code [from, to)} of every metadata record whose name starts with {@code prefix}. */

@@ -10,14 +10,18 @@ import java.util.NoSuchElementException;
 import java.util.TreeMap;
 
 /**
- * The writes of one log entry while it is applied, over the state before it: reads through
- * this view see the entry's earlier operations (as a read inside an etcd Txn sees the Txn's
- * own puts). At the end the writes become one engine {@link WriteBatch}. Not thread-safe.
+ * Writes being applied, over the state before them: reads through this view see the earlier
+ * operations (as a read inside an etcd Txn sees the Txn's own puts). A log entry's writes
+ * collect in one; each command of the entry gets its own layer over it, {@linkplain #absorb
+ * absorbed} when the command succeeds and dropped when it is refused. At the end the entry's
+ * writes become one engine {@link WriteBatch}. Not thread-safe.
  */
 final class PendingWrites implements KvView {
     private final KvView base;
     /** User key -> new stored value, or null for a delete. Unsigned byte order, like the engine. */
     private final NavigableMap<byte[], StoredValue> writes = new TreeMap<>(Arrays::compareUnsigned);
+    /** Engine key of a metadata record ({@link KeySpace#meta}) -> new value, or null for a delete. */
+    private final NavigableMap<byte[], byte[]> meta = new TreeMap<>(Arrays::compareUnsigned);
 
     PendingWrites(KvView base) {
         this.base = base;
@@ -31,7 +35,21 @@ final class PendingWrites implements KvView {
         writes.put(key, null);
     }
 
-    /** The writes as an engine batch in the data namespace. */
+    /** Sets a metadata record (not visible to user reads); null deletes it. */
+    void putMeta(byte[] engineKey, byte[] value) {
+        meta.put(engineKey, value);
+    }
+
+    /** Takes over the writes of {@code layer}, a view over this one whose command succeeded. */
+    void absorb(PendingWrites layer) {
+        if (layer.base != this) {
+            throw new IllegalArgumentException("not a layer over this view");
+        }
+        writes.putAll(layer.writes);
+        meta.putAll(layer.meta);
+    }
+
+    /** The writes as one engine batch: user keys in the data namespace, then metadata records. */
     WriteBatch toBatch() {
         WriteBatch batch = new WriteBatch();
         for (Map.Entry<byte[], StoredValue> w : writes.entrySet()) {
@@ -39,6 +57,13 @@ final class PendingWrites implements KvView {
                 batch.delete(KeySpace.data(w.getKey()));
             } else {
                 batch.put(KeySpace.data(w.getKey()), w.getValue().encode());
+            }
+        }
+        for (Map.Entry<byte[], byte[]> m : meta.entrySet()) {
+            if (m.getValue() == null) {
+                batch.delete(m.getKey());
+            } else {
+                batch.put(m.getKey(), m.getValue());
             }
         }
         return batch;

@@ -75,7 +75,10 @@ public final class RequestValidator {
         }
     }
 
-    /** Checks a log command as the leader's state machine receives it. */
+    /**
+     * Checks a log command as the leader's state machine receives it; every command of a batch
+     * ({@code proposals}) alone, so a batch is as large as its writes allow.
+     */
     public void command(Command c) {
         switch (c.getOpCase()) {
             case PUT -> put(c.getPut());
@@ -90,6 +93,14 @@ public final class RequestValidator {
             case REMOVE_MEMBER -> {
                 if (c.getRemoveMember() == 0) {
                     throw new InvalidRequestException("member id must be a positive number");
+                }
+            }
+            case PROPOSALS -> {
+                for (Command inner : c.getProposals().getCommandsList()) {
+                    if (inner.getOpCase() == Command.OpCase.PROPOSALS) {
+                        throw new InvalidRequestException("proposals must not nest");
+                    }
+                    command(inner);
                 }
             }
             case OP_NOT_SET -> throw new InvalidRequestException("command has no operation");

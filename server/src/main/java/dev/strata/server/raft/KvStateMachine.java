@@ -1,6 +1,5 @@
 package dev.strata.server.raft;
 
-import com.google.protobuf.Empty;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageLite;
 import dev.strata.engine.Engine;
@@ -112,7 +111,6 @@ import java.util.function.Function;
  */
 public final class KvStateMachine extends BaseStateMachine implements CheckpointSource {
     private static final Logger LOG = LoggerFactory.getLogger(KvStateMachine.class);
-    private static final String MEMBER_PREFIX = "member/";
     private static final ClientId SNAPSHOT_CLIENT = ClientId.randomId();
 
     private final Path engineDir;
@@ -149,8 +147,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
 
     /** Null while paused or closed. Written under the view lock's write side. */
     private volatile Engine engine;
-    /** The log index whose state the engine shows: the last applied entry. */
-    private volatile long revision = RaftLog.INVALID_LOG_INDEX;
+    /** The KV revision of the state the engine shows: that of the last applied write. */
+    private volatile long revision;
     /** The newest (term, index) known to be durable in the engine's files. */
     private volatile TermIndex durable;
     /** Entries at or below this index are already in the engine's files (set when the engine opens). */
@@ -201,6 +199,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private void openEngine() throws IOException {
         Engine opened;
         TermIndex marker;
+        long markerRevision;
         CheckpointInstall.recover(engineDir);
         try {
             opened = Engine.open(engineDir, engineOptions);
@@ -208,9 +207,11 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             throw new IOException("cannot open the engine in " + engineDir + ": " + e.getMessage(), e);
         }
         try {
-            marker = AppliedMarker.decode(opened.appliedMarker());
+            byte[] markerBytes = opened.appliedMarker();
+            marker = AppliedMarker.decode(markerBytes);
+            markerRevision = AppliedMarker.revision(markerBytes);
             memberAddresses.clear();
-            byte[][] members = KeySpace.metaPrefix(MEMBER_PREFIX);
+            byte[][] members = KeySpace.members();
             try (KeyValueIterator it = opened.scan(members[0], members[1])) {
                 while (it.hasNext()) {
                     KeyValue kv = it.next();
@@ -228,7 +229,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             engine = opened;
             durable = marker;
             skipThrough = applied.getIndex();
-            revision = applied.getIndex();
+            revision = markerRevision;
             failure = null;
             checkpointNeeded = null;
         } finally {
@@ -236,8 +237,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         }
         setLastAppliedTermIndex(applied);
         waiters.advance(applied.getIndex());
-        LOG.info("engine in {} holds the log up to {}; Raft replays the entries after it", engineDir,
-                marker == null ? "nothing (a new node)" : marker);
+        LOG.info("engine in {} holds the log up to {} (revision {}); Raft replays the entries after it", engineDir,
+                marker == null ? "nothing (a new node)" : marker, markerRevision);
     }
 
     /**
@@ -346,7 +347,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             if (failed != null) {
                 throw refusal(failed);
             }
-            Command command = Command.parseFrom(request.getMessage().getContent().asReadOnlyByteBuffer());
+            Command command = request.getMessage() instanceof CommandMessage local ? local.command()
+                    : Command.parseFrom(request.getMessage().getContent().asReadOnlyByteBuffer());
             validator.command(command);
             return b.setStateMachineContext(command).build();
         } catch (InvalidProtocolBufferException e) {
@@ -391,47 +393,40 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             if (e == null) {
                 throw new EngineException(EngineException.Code.CLOSED, "the engine is closed");
             }
-            WriteBatch batch;
-            MessageLite response;
-            switch (command.getOpCase()) {
-                case SET_MEMBER -> {
-                    MemberRecord m = command.getSetMember();
-                    batch = new WriteBatch().put(KeySpace.meta(MEMBER_PREFIX + m.getId()), m.toByteArray());
-                    response = Empty.getDefaultInstance();
-                }
-                case REMOVE_MEMBER -> {
-                    batch = new WriteBatch().delete(KeySpace.meta(MEMBER_PREFIX + command.getRemoveMember()));
-                    response = Empty.getDefaultInstance();
-                }
-                default -> {
-                    CommandApplier.Result r = applier.apply(EngineView.of(e), command, ti.getIndex());
-                    batch = r.batch();
-                    response = r.response();
-                }
-            }
-            batch.setAppliedMarker(AppliedMarker.encode(ti));
+            boolean proposals = command.getOpCase() == Command.OpCase.PROPOSALS;
+            List<Command> commands = proposals ? command.getProposals().getCommandsList() : List.of(command);
+            CommandApplier.EntryResult r = applier.applyEntry(EngineView.of(e), commands, revision);
+            WriteBatch batch = r.batch().setAppliedMarker(AppliedMarker.encode(ti, r.revision()));
             viewLock.writeLock().lock();
             try {
                 // The Raft index is the engine sequence: every replica's files carry the same
                 // sequences, which is what lets shipped checkpoint deltas be ordered by them.
                 e.write(batch, ti.getIndex());
-                revision = ti.getIndex();
+                revision = r.revision();
             } finally {
                 viewLock.writeLock().unlock();
             }
-            switch (command.getOpCase()) {
-                case SET_MEMBER -> memberAddresses.put(command.getSetMember().getId(), command.getSetMember().getClientAddress());
-                case REMOVE_MEMBER -> memberAddresses.remove(command.getRemoveMember());
-                default -> { }
+            for (int i = 0; i < commands.size(); i++) {
+                Command c = commands.get(i);
+                if (r.outcomes().get(i) instanceof CommandApplier.Applied) {
+                    switch (c.getOpCase()) {
+                        case SET_MEMBER -> memberAddresses.put(c.getSetMember().getId(), c.getSetMember().getClientAddress());
+                        case REMOVE_MEMBER -> memberAddresses.remove(c.getRemoveMember());
+                        default -> { }
+                    }
+                }
             }
             advance(ti);
             bytesSinceSnapshot += entry.getSerializedSize();
             maybeRequestSnapshot();
-            return CompletableFuture.completedFuture(message(response));
-        } catch (InvalidRequestException ex) {
-            // Deterministic (a Txn range with a bad page token): every node refuses it the same way.
-            advance(ti);
-            return CompletableFuture.failedFuture(ex);
+            if (proposals) {
+                return CompletableFuture.completedFuture(new OutcomesMessage(r.outcomes()));
+            }
+            // An entry written before batching: one command, answered as it was then.
+            return switch (r.outcomes().get(0)) {
+                case CommandApplier.Applied a -> CompletableFuture.completedFuture(message(a.response()));
+                case CommandApplier.Refused refused -> CompletableFuture.failedFuture(refused.cause());
+            };
         } catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(fail(ti, ex));
         }
@@ -446,7 +441,6 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     }
 
     private void advance(TermIndex ti) {
-        revision = Math.max(revision, ti.getIndex());
         TermIndex needed = checkpointNeeded;
         if (needed != null && ti.getIndex() >= needed.getIndex()) {
             checkpointNeeded = null;
@@ -526,7 +520,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             // index past the last batch: record it with a marker-only batch at that index. When the
             // last applied entry wrote a batch, that batch already carries its marker.
             if (applied.getIndex() > e.lastSequence() && (d == null || applied.compareTo(d) > 0)) {
-                e.write(new WriteBatch().setAppliedMarker(AppliedMarker.encode(applied)), applied.getIndex());
+                e.write(new WriteBatch().setAppliedMarker(AppliedMarker.encode(applied, revision)), applied.getIndex());
             }
             e.checkpoint(); // flushes, then pins the files for the checkpoint service
 

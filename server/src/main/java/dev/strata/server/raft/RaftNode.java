@@ -14,11 +14,13 @@ import dev.strata.server.tls.ServerTls;
 import com.google.protobuf.MessageLite;
 
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientRpc;
 import org.apache.ratis.client.api.AdminApi;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
@@ -54,6 +56,10 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -64,8 +70,8 @@ import java.util.stream.Collectors;
  * One node's membership in the Raft group: the {@link RaftServer} with its
  * {@link KvStateMachine}, and the ways the rest of the server uses it.
  * <ul>
- *   <li>Writes go through this node's Ratis client, which finds the leader and retries with
- *       a bounded policy ({@link RaftSettings#clientRetryPolicy}).</li>
+ *   <li>Writes go through the {@link Proposer}, which batches them into log entries and
+ *       submits each batch to the local Raft server when this node leads, else to the leader.</li>
  *   <li>Linearizable reads first pass a ReadIndex barrier on the local server (a follower asks
  *       the leader for its commit index and waits until it has applied that far), then read
  *       the local engine; serializable reads skip the barrier.</li>
@@ -94,6 +100,12 @@ public final class RaftNode implements AutoCloseable {
     private final AtomicLong callIds = new AtomicLong();
     private volatile RaftServer.Division division;
     private RaftClient client;
+    /** Carries batches of writes from a follower to the leader (Ratis's client transport, without its client). */
+    private final RaftClient forwardingClient;
+    private final ScheduledExecutorService proposerTimers;
+    private final ExecutorService proposerCompletions;
+    private final Proposer proposer;
+    private final ReadBarrier readBarrier;
 
     /**
      * Builds the node's Raft server over the engine in {@code config.engineDir()}, its transport
@@ -141,6 +153,58 @@ public final class RaftNode implements AutoCloseable {
                 .setParameters(parameters)
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
+        this.forwardingClient = newClient(initialPeers(config), null, RetryPolicies.noRetry());
+        this.proposerTimers = Executors.newSingleThreadScheduledExecutor(daemon("strata-proposer-timer"));
+        this.proposerCompletions = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+                daemon("strata-proposer"));
+        this.readBarrier = new ReadBarrier(this::readIndexRound, proposerCompletions);
+        this.proposer = new Proposer(selfId, groupId, new ProposerTransport(), RaftSettings.proposerLimits(config),
+                proposerCompletions, proposerTimers);
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicLong n = new AtomicLong();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** The proposer's way to the log: the local server when this node leads, else the leader. */
+    private final class ProposerTransport implements Proposer.Transport {
+        @Override
+        public boolean leading() {
+            RaftServer.Division d = division;
+            return d != null && d.getInfo().isLeader();
+        }
+
+        @Override
+        public RaftPeerId leader() {
+            RaftServer.Division d = division;
+            return d == null ? null : d.getInfo().getLeaderId();
+        }
+
+        @Override
+        public CompletableFuture<RaftClientReply> submitLocally(RaftClientRequest request) throws IOException {
+            return submitToDivision(request);
+        }
+
+        @Override
+        public CompletableFuture<RaftClientReply> send(RaftPeerId target, RaftClientRequest request) {
+            RaftClientRpc rpc = forwardingClient.getClientRpc();
+            // Members added since this node started are unknown to the transport until now.
+            RaftServer.Division d = division;
+            if (d != null) {
+                rpc.addRaftPeers(d.getRaftConf().getAllPeers());
+            }
+            return rpc.sendRequestAsyncUnordered(request);
+        }
+
+        @Override
+        public void transportFailed(RaftPeerId target, Throwable cause) {
+            forwardingClient.getClientRpc().handleException(target, cause, false);
+        }
     }
 
     /**
@@ -221,28 +285,55 @@ public final class RaftNode implements AutoCloseable {
     // ------------------------------------------------------------------ data path
 
     /**
-     * Replicates a command and returns the encoded response its application produced on the leader.
-     * Fails with the Ratis exception when no leader answers within the retry policy, or with the
-     * state machine's exception (wrapped by Ratis) when the leader refused or failed to apply it.
+     * Replicates a command and returns the response its application produced on the leader.
+     * Fails as {@link Proposer#propose} says: with the command's refusal, or UNAVAILABLE-kind
+     * and timeout failures when no leader could take it in time.
      */
-    public CompletableFuture<ByteBuffer> write(Command command) {
-        return sendThroughClient(c -> c.async().send(message(command)));
+    public CompletableFuture<WriteReply> write(Command command) {
+        RaftServer.Division d = division;
+        if (d != null && d.getRaftConf().getAllPeers(RaftPeerRole.FOLLOWER).isEmpty()) {
+            // A joining node's placeholder configuration (see joiningSelf): there is no leader to ask.
+            return CompletableFuture.failedFuture(new NodeUnavailableException("node " + config.nodeId()
+                    + " is not a member of a cluster yet; add it with Cluster/MemberAdd"));
+        }
+        return proposer.propose(command);
     }
 
     /**
      * Completes once this node has applied everything committed when it was called (Raft's
-     * ReadIndex), so a local read after it is linearizable.
+     * ReadIndex), so a local read after it is linearizable. Concurrent reads share rounds
+     * ({@link ReadBarrier}).
      */
     public CompletableFuture<Void> linearizableBarrier() {
+        return readBarrier.await();
+    }
+
+    /** One ReadIndex round on the local server. */
+    private CompletableFuture<Void> readIndexRound() {
         RaftClientRequest request = localRequest(Message.EMPTY, RaftClientRequest.readRequestType(false, false, true));
         try {
-            return server.submitClientRequestAsync(request).thenApply(reply -> {
+            return submitToDivision(request).thenApply(reply -> {
                 content(reply);
                 return null;
             });
         } catch (IOException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Submits a request to this node's Raft division on the calling thread. The server-level
+     * {@code submitClientRequestAsync} hands every request to an executor and blocks until it
+     * is queued, a thread switch per request; calls come here from the API's and the proposer's
+     * own threads instead, never from Ratis's callbacks (where Ratis holds locks the submission
+     * takes).
+     */
+    private CompletableFuture<RaftClientReply> submitToDivision(RaftClientRequest request) throws IOException {
+        RaftServer.Division d = division;
+        if (d instanceof RaftClientAsynchronousProtocol direct) {
+            return direct.submitClientRequestAsync(request);
+        }
+        return server.submitClientRequestAsync(request);
     }
 
     /**
@@ -601,6 +692,7 @@ public final class RaftNode implements AutoCloseable {
     @Override
     public void close() throws IOException {
         closing = true;
+        proposer.close();
         IOException failure = null;
         synchronized (this) {
             if (client != null) {
@@ -613,12 +705,20 @@ public final class RaftNode implements AutoCloseable {
             }
         }
         try {
+            forwardingClient.close();
+        } catch (IOException e) {
+            failure = e;
+        }
+        try {
             server.close();
         } catch (IOException e) {
             if (failure != null) {
                 e.addSuppressed(failure);
             }
             throw e;
+        } finally {
+            proposerTimers.shutdownNow();
+            proposerCompletions.shutdown();
         }
         if (failure != null) {
             throw failure;

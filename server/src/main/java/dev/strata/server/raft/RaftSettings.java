@@ -95,6 +95,15 @@ final class RaftSettings {
     }
 
     /**
+     * How writes are batched into log entries: {@code strata.raft.write-batches-in-flight}
+     * batches at once; a batch holds at most 1,024 writes and no more bytes than the largest
+     * request, so an entry never outgrows the limits {@link #properties} sets for one request.
+     */
+    static Proposer.Limits proposerLimits(ServerConfig c) {
+        return new Proposer.Limits(c.writeBatchesInFlight(), 1024, c.maxRequestSize(), c.requestTimeout());
+    }
+
+    /**
      * How the node's Raft client retries a request forwarded to the leader: exponential backoff
      * from 50 ms to 1 s, with as many attempts as fit in about 80% of the server's request
      * timeout even when every sleep comes out at its longest. So a leader election (a few

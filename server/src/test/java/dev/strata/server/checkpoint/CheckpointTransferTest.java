@@ -98,7 +98,7 @@ class CheckpointTransferTest {
                 }
                 b.put(k, v);
             }
-            b.setAppliedMarker(AppliedMarker.encode(TermIndex.valueOf(1, sequence)));
+            b.setAppliedMarker(AppliedMarker.encode(TermIndex.valueOf(1, sequence), sequence));
             for (Engine e : engines) {
                 e.write(b, sequence);
             }

@@ -195,4 +195,62 @@ class CommandApplierTest {
         assertThat(keys.getKvs(0).getValue()).isEmpty();
         assertThat(keys.getKvs(0).getVersion()).isEqualTo(1);
     }
+
+    private static Command putCommand(String key, String value) {
+        return Command.newBuilder().setPut(PutRequest.newBuilder().setKey(b(key)).setValue(b(value)).setPrevKv(true)).build();
+    }
+
+    @Test
+    void theCommandsOfOneEntryTakeSuccessiveRevisionsAndSeeEachOthersWrites() {
+        put("x", "0"); // revision 1
+        CommandApplier.EntryResult r = applier.applyEntry(EngineView.of(engine), java.util.List.of(
+                putCommand("x", "1"),
+                putCommand("x", "2"),
+                Command.newBuilder().setDelete(DeleteRequest.newBuilder().setKey(b("x")).setPrevKv(true)).build(),
+                putCommand("y", "3")), 1);
+        engine.write(r.batch());
+        revision = r.revision();
+
+        assertThat(r.revision()).isEqualTo(5);
+        assertThat(r.outcomes()).allSatisfy(o -> assertThat(o).isInstanceOf(CommandApplier.Applied.class));
+        PutResponse second = (PutResponse) ((CommandApplier.Applied) r.outcomes().get(1)).response();
+        assertThat(second.getHeader().getRevision()).isEqualTo(3);
+        assertThat(second.getPrevKv().getValue().toStringUtf8()).as("the entry's earlier write").isEqualTo("1");
+        assertThat(second.getPrevKv().getVersion()).isEqualTo(2);
+        DeleteResponse deleted = (DeleteResponse) ((CommandApplier.Applied) r.outcomes().get(2)).response();
+        assertThat(deleted.getDeleted()).isEqualTo(1);
+        assertThat(deleted.getPrevKvs(0).getModRevision()).isEqualTo(3);
+        assertThat(get("x")).isNull();
+        assertThat(get("y").getModRevision()).isEqualTo(5);
+        assertThat(get("y").getCreateRevision()).isEqualTo(5);
+    }
+
+    @Test
+    void aRefusedCommandWritesNothingAndTakesNoRevisionWhileTheOthersApply() {
+        Command badToken = Command.newBuilder().setTxn(TxnRequest.newBuilder()
+                .addSuccess(RequestOp.newBuilder().setPut(PutRequest.newBuilder().setKey(b("lost")).setValue(b("v"))))
+                .addSuccess(RequestOp.newBuilder().setRange(RangeRequest.newBuilder().setKey(b("a")).setRangeEnd(b("z"))
+                        .setPageToken(b("not a token"))))).build();
+        CommandApplier.EntryResult r = applier.applyEntry(EngineView.of(engine), java.util.List.of(
+                putCommand("a", "1"), badToken, putCommand("b", "2")), 0);
+        engine.write(r.batch());
+        revision = r.revision();
+
+        assertThat(r.outcomes().get(1)).isInstanceOf(CommandApplier.Refused.class);
+        assertThat(r.revision()).isEqualTo(2);
+        assertThat(get("lost")).as("the refused txn's own put is dropped with it").isNull();
+        assertThat(get("b").getModRevision()).isEqualTo(2);
+    }
+
+    @Test
+    void memberRecordsTakeNoRevision() {
+        CommandApplier.EntryResult r = applier.applyEntry(EngineView.of(engine), java.util.List.of(
+                Command.newBuilder().setSetMember(dev.strata.proto.v1.MemberRecord.newBuilder().setId(4).setClientAddress("h:1")).build(),
+                putCommand("m", "1"),
+                Command.newBuilder().setRemoveMember(5).build()), 10);
+        engine.write(r.batch());
+        assertThat(r.revision()).isEqualTo(11);
+        assertThat(engine.get(KeySpace.member(4))).isNotNull();
+        assertThat(engine.get(KeySpace.member(5))).isNull();
+    }
 }

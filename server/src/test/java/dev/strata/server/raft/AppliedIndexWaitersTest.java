@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class AppliedIndexWaitersTest {
     @Test
@@ -23,9 +24,26 @@ class AppliedIndexWaitersTest {
     }
 
     @Test
-    void markersRoundTripTermAndIndex() {
+    void markersRoundTripTermIndexAndRevision() {
         TermIndex ti = TermIndex.valueOf(3, 1234567890123L);
-        assertThat(AppliedMarker.decode(AppliedMarker.encode(ti))).isEqualTo(ti);
+        byte[] marker = AppliedMarker.encode(ti, 987654321L);
+        assertThat(AppliedMarker.decode(marker)).isEqualTo(ti);
+        assertThat(AppliedMarker.revision(marker)).isEqualTo(987654321L);
         assertThat(AppliedMarker.decode(null)).isNull();
+        assertThat(AppliedMarker.revision(null)).isZero();
+    }
+
+    @Test
+    void aMarkerWithoutRevisionHasTheIndexAsItsRevision() {
+        // Written when every log entry was one write, so the revision was the entry's index.
+        byte[] legacy = java.nio.ByteBuffer.allocate(16).putLong(2).putLong(77).array();
+        assertThat(AppliedMarker.decode(legacy)).isEqualTo(TermIndex.valueOf(2, 77));
+        assertThat(AppliedMarker.revision(legacy)).isEqualTo(77);
+    }
+
+    @Test
+    void aMarkerOfAnotherSizeIsCorruption() {
+        assertThatThrownBy(() -> AppliedMarker.revision(new byte[20]))
+                .isInstanceOf(dev.strata.engine.EngineException.class).hasMessageContaining("applied marker is 20 bytes");
     }
 }

@@ -67,7 +67,7 @@ class KvStateMachineTest {
 
     private PutResponse put(String key, String value) throws Exception {
         Command c = Command.newBuilder().setPut(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8(key)).setValue(ByteString.copyFromUtf8(value))).build();
-        return PutResponse.parseFrom(node.write(c).get(10, TimeUnit.SECONDS));
+        return node.write(c).get(10, TimeUnit.SECONDS).as(PutResponse.class, PutResponse.parser());
     }
 
     private String get(RaftNode n, String key) {
@@ -87,10 +87,11 @@ class KvStateMachineTest {
     @Test
     void writesSurviveARestartThroughTheDurableMarker() throws Exception {
         node = start(Map.of());
-        long last = 0;
+        long revision = 0;
         for (int i = 0; i < 50; i++) {
-            last = put("k" + i, "v" + i).getHeader().getRevision();
+            revision = put("k" + i, "v" + i).getHeader().getRevision();
         }
+        long last = node.status().appliedIndex();
         assertThat(node.status().durableIndex()).isLessThan(last);
         node.close();
         node = start(Map.of());
@@ -100,6 +101,30 @@ class KvStateMachineTest {
             assertThat(get(node, "k" + i)).isEqualTo("v" + i);
         }
         assertThat(node.stateMachine().getLatestSnapshot().getIndex()).isEqualTo(node.status().durableIndex());
+        assertThat(node.stateMachine().revision()).as("the revision is in the durable marker too").isEqualTo(revision);
+        assertThat(put("after", "restart").getHeader().getRevision()).isEqualTo(revision + 1);
+    }
+
+    @Test
+    void eachWriteTakesTheNextRevisionWhateverTheLogIndex() throws Exception {
+        node = start(Map.of());
+        long first = put("r", "1").getHeader().getRevision();
+        long indexBefore = node.status().appliedIndex();
+        // Concurrent writes share log entries, but each still takes a revision of its own.
+        java.util.List<CompletableFuture<WriteReply>> writes = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            writes.add(node.write(Command.newBuilder().setPut(PutRequest.newBuilder()
+                    .setKey(ByteString.copyFromUtf8("r" + i)).setValue(ByteString.copyFromUtf8("v"))).build()));
+        }
+        java.util.Set<Long> revisions = new java.util.TreeSet<>();
+        for (CompletableFuture<WriteReply> w : writes) {
+            revisions.add(w.get(10, TimeUnit.SECONDS).as(PutResponse.class, PutResponse.parser()).getHeader().getRevision());
+        }
+        assertThat(revisions).hasSize(200);
+        assertThat(((java.util.TreeSet<Long>) revisions).first()).isEqualTo(first + 1);
+        assertThat(((java.util.TreeSet<Long>) revisions).last()).isEqualTo(first + 200);
+        assertThat(node.stateMachine().revision()).isEqualTo(first + 200);
+        assertThat(node.status().appliedIndex()).as("fewer log entries than writes").isLessThan(indexBefore + 200);
     }
 
     @Test
@@ -139,13 +164,13 @@ class KvStateMachineTest {
     @Test
     void staleQueriesWaitForTheirMinimumIndex() throws Exception {
         node = start(Map.of());
-        long rev = put("s", "1").getHeader().getRevision();
+        put("s", "1");
         Message query = Message.valueOf(UnsafeByteOperations.unsafeWrap(Query.newBuilder()
                 .setGet(GetRequest.newBuilder().setKey(ByteString.copyFromUtf8("s"))).build().toByteArray()));
-        CompletableFuture<Message> now = node.stateMachine().queryStale(query, rev);
+        CompletableFuture<Message> now = node.stateMachine().queryStale(query, node.status().appliedIndex());
         assertThat(GetResponse.parseFrom(now.get(5, TimeUnit.SECONDS).getContent().asReadOnlyByteBuffer()).getKv().getValue().toStringUtf8())
                 .isEqualTo("1");
-        // Revisions are log indexes, and Raft's own entries take indexes too: wait for one well ahead.
+        // Stale queries name a log index, not a revision: wait for one well ahead.
         long target = node.status().appliedIndex() + 10;
         CompletableFuture<Message> later = node.stateMachine().queryStale(query, target);
         assertThat(later).isNotDone();

@@ -1,0 +1,388 @@
+package dev.strata.server.raft;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.strata.proto.v1.Command;
+import dev.strata.proto.v1.ProposalResult;
+import dev.strata.proto.v1.ProposalResults;
+import dev.strata.proto.v1.Proposals;
+import dev.strata.server.kv.CommandApplier;
+import dev.strata.server.kv.InvalidRequestException;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
+import org.apache.ratis.protocol.exceptions.RaftException;
+import org.apache.ratis.protocol.exceptions.ResourceUnavailableException;
+import org.apache.ratis.protocol.exceptions.ServerNotReadyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Proposes writes to the Raft log in batches. The commands that arrive while earlier batches
+ * are being replicated travel together as one log entry (a {@code proposals} command), so the
+ * cost of a Raft round (an entry appended, sent, fsynced by a majority, committed, applied) is
+ * shared by every write in it, as a group commit shares an fsync. At most
+ * {@link Limits#maxInFlight} batches are in flight; an idle proposer sends a lone command at
+ * once, so batching never makes a write wait for company.
+ *
+ * <p>On the leader a batch goes to the local Raft server directly; elsewhere it goes to the
+ * leader over Ratis's client transport. A batch keeps its client id and call id through every
+ * retry: Ratis's retry cache (kept by every member as it applies entries) answers a batch that
+ * was already applied with its first reply, so a batch retried after a leader change or a
+ * broken connection is applied at most once. Retries stop at 80% of the timeout, where the
+ * batch fails with the last reason it could not be placed (no leader, a broken link:
+ * UNAVAILABLE, before the server's request timeout answers DEADLINE_EXCEEDED); a batch that
+ * reached a leader but is not committed fails with a {@link TimeoutException} just after it.
+ * Either way whether it was applied is unknown, as for any write that timed out.
+ *
+ * <p>Replies may be reported on Raft threads that hold Ratis's locks, so nothing is submitted
+ * to Ratis from there: replies are delivered, and the next batch submitted, on the
+ * {@code completions} executor, and retries run on the {@code timers}.
+ *
+ * <p>Thread-safe.
+ */
+final class Proposer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Proposer.class);
+    private static final long FIRST_RETRY_MILLIS = 10;
+    private static final long MAX_RETRY_MILLIS = 500;
+    /**
+     * A batch a leader holds uncommitted is given up this long after the request timeout: the
+     * server's own timeout has answered its clients by then; this frees its place.
+     */
+    private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    /**
+     * How batches are formed and how long one may take.
+     *
+     * @param maxInFlight batches replicating at once; more writes wait and form the next batch
+     * @param maxCommands commands in one batch at most
+     * @param maxBytes    encoded commands in one batch at most (a single larger command goes alone)
+     * @param timeout     from a batch's first attempt to giving up on it (the server's request timeout)
+     */
+    record Limits(int maxInFlight, int maxCommands, long maxBytes, Duration timeout) {
+        Limits {
+            if (maxInFlight < 1 || maxCommands < 1 || maxBytes < 1 || timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("proposer limits must be positive: " + maxInFlight + ", " + maxCommands
+                        + ", " + maxBytes + ", " + timeout);
+            }
+        }
+    }
+
+    /** Where batches go: this node's own Raft server when it leads, else the leader. */
+    interface Transport {
+        /** Whether this node leads now. */
+        boolean leading();
+
+        /** The leader this node knows of, or null. */
+        RaftPeerId leader();
+
+        /** Submits {@code request} to this node's Raft server. */
+        CompletableFuture<RaftClientReply> submitLocally(RaftClientRequest request) throws IOException;
+
+        /** Sends {@code request} to node {@code target} over the client transport. */
+        CompletableFuture<RaftClientReply> send(RaftPeerId target, RaftClientRequest request) throws IOException;
+
+        /** A request to {@code target} failed in transport; the connection may need renewing. */
+        void transportFailed(RaftPeerId target, Throwable cause);
+    }
+
+    private record Pending(Command command, int size, CompletableFuture<WriteReply> future) {}
+
+    /** One batch on its way: its fixed ids, the writes it carries, and where it stands. */
+    private final class Batch {
+        final long callId = callIds.incrementAndGet();
+        final List<Pending> pending;
+        final CommandMessage message;
+        final long started = System.nanoTime();
+        final long retryDeadline = started + limits.timeout().toNanos() * 8 / 10;
+        final AtomicBoolean done = new AtomicBoolean();
+        int attempts;
+        RaftPeerId hint;
+        Throwable lastFailure;
+
+        Batch(List<Pending> pending) {
+            this.pending = pending;
+            Proposals.Builder b = Proposals.newBuilder();
+            for (Pending p : pending) {
+                b.addCommands(p.command());
+            }
+            this.message = new CommandMessage(Command.newBuilder().setProposals(b).build());
+        }
+
+        RaftClientRequest request(RaftPeerId server) {
+            return RaftClientRequest.newBuilder()
+                    .setClientId(clientId)
+                    .setServerId(server)
+                    .setGroupId(groupId)
+                    .setCallId(callId)
+                    .setMessage(message)
+                    .setType(RaftClientRequest.writeRequestType())
+                    .build();
+        }
+    }
+
+    private final RaftPeerId selfId;
+    private final RaftGroupId groupId;
+    private final Transport transport;
+    private final Limits limits;
+    private final Executor completions;
+    private final ScheduledExecutorService timers;
+    private final ClientId clientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
+    /** Guarded by {@code this}. */
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    /** Guarded by {@code this}. */
+    private int inFlight;
+    /** Guarded by {@code this}. */
+    private boolean closed;
+
+    /**
+     * @param completions runs the delivery of replies (and the next batch's submission), off
+     *                    Ratis's apply thread and its transport threads
+     * @param timers      runs retries after a pause and the batches' deadlines
+     */
+    Proposer(RaftPeerId selfId, RaftGroupId groupId, Transport transport, Limits limits, Executor completions,
+             ScheduledExecutorService timers) {
+        this.selfId = selfId;
+        this.groupId = groupId;
+        this.transport = transport;
+        this.limits = limits;
+        this.completions = completions;
+        this.timers = timers;
+    }
+
+    /**
+     * Replicates {@code command} and completes with the leader's response once a majority has
+     * it and the leader applied it. Fails with the command's refusal
+     * ({@link InvalidRequestException}, a storage failure) or as the class comment says.
+     */
+    CompletableFuture<WriteReply> propose(Command command) {
+        Pending p = new Pending(command, command.getSerializedSize(), new CompletableFuture<>());
+        List<Pending> batch;
+        synchronized (this) {
+            if (closed) {
+                return CompletableFuture.failedFuture(new NodeUnavailableException("the node is stopping"));
+            }
+            queue.add(p);
+            batch = inFlight < limits.maxInFlight() ? takeBatch() : null;
+        }
+        if (batch != null) {
+            start(new Batch(batch));
+        }
+        return p.future();
+    }
+
+    /** Takes the next batch off the queue and counts it in flight. Requires the lock and a non-empty queue. */
+    private List<Pending> takeBatch() {
+        List<Pending> batch = new ArrayList<>(Math.min(queue.size(), limits.maxCommands()));
+        long bytes = 0;
+        while (!queue.isEmpty() && batch.size() < limits.maxCommands()
+                && (batch.isEmpty() || bytes + queue.peekFirst().size() <= limits.maxBytes())) {
+            Pending next = queue.pollFirst();
+            bytes += next.size();
+            batch.add(next);
+        }
+        inFlight++;
+        return batch;
+    }
+
+    private void start(Batch b) {
+        long delay = b.started + limits.timeout().toNanos() + GRACE_NANOS - System.nanoTime();
+        timers.schedule(() -> finish(b, null, null), Math.max(0, delay), TimeUnit.NANOSECONDS);
+        attempt(b);
+    }
+
+    private void attempt(Batch b) {
+        if (b.done.get()) {
+            return;
+        }
+        b.attempts++;
+        RaftPeerId target;
+        CompletableFuture<RaftClientReply> sent;
+        try {
+            if (transport.leading()) {
+                target = selfId;
+                sent = transport.submitLocally(b.request(selfId));
+            } else {
+                target = b.hint != null && !b.hint.equals(selfId) ? b.hint : transport.leader();
+                b.hint = null;
+                if (target == null || target.equals(selfId)) {
+                    b.lastFailure = new NodeUnavailableException("no leader took the write in time");
+                    retryLater(b);
+                    return;
+                }
+                sent = transport.send(target, b.request(target));
+            }
+        } catch (IOException | RuntimeException e) {
+            b.lastFailure = e;
+            retryLater(b);
+            return;
+        }
+        RaftPeerId to = target;
+        sent.whenComplete((reply, error) -> handle(b, to, reply, error));
+    }
+
+    private void handle(Batch b, RaftPeerId target, RaftClientReply reply, Throwable error) {
+        if (error != null) {
+            Throwable cause = unwrap(error);
+            transport.transportFailed(target, cause);
+            b.lastFailure = cause;
+            retryLater(b);
+            return;
+        }
+        if (reply.isSuccess()) {
+            completions.execute(() -> finish(b, reply.getMessage(), null));
+            return;
+        }
+        RaftException e = reply.getException();
+        if (e instanceof NotLeaderException nle) {
+            b.hint = nle.getSuggestedLeader() == null ? null : nle.getSuggestedLeader().getId();
+            b.lastFailure = e;
+            retryLater(b);
+        } else if (e instanceof LeaderNotReadyException || e instanceof LeaderSteppingDownException
+                || e instanceof ResourceUnavailableException || e instanceof ServerNotReadyException) {
+            b.lastFailure = e;
+            retryLater(b);
+        } else {
+            Throwable failure = e != null ? e : new IOException("a write failed without a reason: " + reply);
+            completions.execute(() -> finish(b, null, failure));
+        }
+    }
+
+    /**
+     * Tries again after a pause that doubles with each attempt; a batch whose retries would run
+     * past its retry deadline fails now with its last failure.
+     */
+    private void retryLater(Batch b) {
+        if (b.done.get()) {
+            return;
+        }
+        boolean leaderNamed = b.hint != null && b.attempts == 1;
+        long millis = leaderNamed ? 0 : Math.min(MAX_RETRY_MILLIS, FIRST_RETRY_MILLIS << Math.min(b.attempts, 10));
+        try {
+            if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis) > b.retryDeadline) {
+                completions.execute(() -> finish(b, null, b.lastFailure));
+            } else {
+                timers.schedule(() -> attempt(b), millis, TimeUnit.MILLISECONDS);
+            }
+        } catch (RuntimeException rejected) {
+            // The node is stopping and its executors are shut down.
+            finish(b, null, new NodeUnavailableException("the node is stopping"));
+        }
+    }
+
+    /**
+     * Ends a batch once: with the leader's reply, with a failure, or (both null) at its deadline.
+     * Then starts the next batch when writes are waiting.
+     */
+    private void finish(Batch b, Message reply, Throwable failure) {
+        if (!b.done.compareAndSet(false, true)) {
+            return;
+        }
+        List<Pending> next;
+        synchronized (this) {
+            inFlight--;
+            next = !closed && !queue.isEmpty() && inFlight < limits.maxInFlight() ? takeBatch() : null;
+        }
+        if (next != null) {
+            start(new Batch(next));
+        }
+        if (reply != null) {
+            deliver(b, reply);
+            return;
+        }
+        Throwable why = failure;
+        if (why == null) {
+            why = b.lastFailure != null ? b.lastFailure : new TimeoutException("the write was not acknowledged within "
+                    + limits.timeout().toMillis() + " ms; it may or may not have been applied");
+            LOG.debug("batch {} of {} writes gave up after {} attempts: {}", b.callId, b.pending.size(), b.attempts, why.toString());
+        }
+        for (Pending p : b.pending) {
+            p.future().completeExceptionally(why);
+        }
+    }
+
+    /** Completes each write of the batch with its own outcome. */
+    private static void deliver(Batch b, Message reply) {
+        List<Pending> pending = b.pending;
+        try {
+            if (reply instanceof OutcomesMessage local) {
+                List<CommandApplier.Outcome> outcomes = local.outcomes();
+                checkCount(outcomes.size(), pending.size());
+                for (int i = 0; i < pending.size(); i++) {
+                    switch (outcomes.get(i)) {
+                        case CommandApplier.Applied a -> pending.get(i).future().complete(WriteReply.of(a.response()));
+                        case CommandApplier.Refused r -> pending.get(i).future().completeExceptionally(r.cause());
+                    }
+                }
+                return;
+            }
+            ProposalResults results = ProposalResults.parseFrom(reply.getContent().asReadOnlyByteBuffer());
+            checkCount(results.getResultsCount(), pending.size());
+            for (int i = 0; i < pending.size(); i++) {
+                ProposalResult r = results.getResults(i);
+                CompletableFuture<WriteReply> f = pending.get(i).future();
+                switch (r.getOutcomeCase()) {
+                    case RESPONSE -> f.complete(WriteReply.encoded(r.getResponse()));
+                    case INVALID -> f.completeExceptionally(new InvalidRequestException(r.getInvalid()));
+                    case OUTCOME_NOT_SET -> f.completeExceptionally(new IllegalStateException("the leader's reply has no outcome"));
+                }
+            }
+        } catch (InvalidProtocolBufferException | IllegalStateException e) {
+            IllegalStateException failure = new IllegalStateException("the leader's reply to a batch of writes is unreadable: "
+                    + e.getMessage(), e);
+            for (Pending p : pending) {
+                p.future().completeExceptionally(failure);
+            }
+        }
+    }
+
+    private static void checkCount(int outcomes, int writes) {
+        if (outcomes != writes) {
+            throw new IllegalStateException(outcomes + " outcomes for " + writes + " writes");
+        }
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        Throwable e = t;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+
+    /** Fails the writes that wait for a batch; batches in flight end with their replies or deadlines. */
+    @Override
+    public void close() {
+        List<Pending> dropped;
+        synchronized (this) {
+            closed = true;
+            dropped = new ArrayList<>(queue);
+            queue.clear();
+        }
+        NodeUnavailableException stopping = new NodeUnavailableException("the node is stopping");
+        for (Pending p : dropped) {
+            p.future().completeExceptionally(stopping);
+        }
+    }
+}
