@@ -2,7 +2,14 @@ package dev.strata.client;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.strata.proto.v1.BatchResponse;
+import dev.strata.proto.v1.DeleteResponse;
+import dev.strata.proto.v1.GetResponse;
 import dev.strata.proto.v1.LeaderHint;
+import dev.strata.proto.v1.PutResponse;
+import dev.strata.proto.v1.RangeResponse;
+import dev.strata.proto.v1.ResponseHeader;
+import dev.strata.proto.v1.TxnResponse;
 import io.grpc.Channel;
 import io.grpc.Deadline;
 import io.grpc.Status;
@@ -71,7 +78,7 @@ final class Calls {
 
     private <T> void attempt(String operation, Kind kind, Rpc<T> rpc, Deadline deadline, int attempt,
                              CompletableFuture<T> result) {
-        Endpoints.Target target = endpoints.pick();
+        Endpoints.Target target = kind == Kind.WRITE ? endpoints.pickForWrite() : endpoints.pick();
         rpc.start(target.channel, deadline, new StreamObserver<>() {
             private T value;
 
@@ -82,6 +89,10 @@ final class Calls {
 
             @Override
             public void onCompleted() {
+                ResponseHeader header = header(value);
+                if (header != null) {
+                    endpoints.observedTerm(header.getRaftTerm());
+                }
                 result.complete(value);
             }
 
@@ -111,6 +122,19 @@ final class Calls {
                         endpoints.plaintext()));
             }
         });
+    }
+
+    /** The header of a KV response, which names the term the node answered in; null for other responses. */
+    private static ResponseHeader header(Object response) {
+        return switch (response) {
+            case PutResponse r -> r.getHeader();
+            case GetResponse r -> r.getHeader();
+            case DeleteResponse r -> r.getHeader();
+            case RangeResponse r -> r.getHeader();
+            case TxnResponse r -> r.getHeader();
+            case BatchResponse r -> r.getHeader();
+            case null, default -> null;
+        };
     }
 
     /** Full jitter: uniform in [0, min(max, initial * 2^(attempt - 1))]. */

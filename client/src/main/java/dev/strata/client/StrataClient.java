@@ -40,7 +40,7 @@ public final class StrataClient implements AutoCloseable {
     private final AsyncStrataClient async;
 
     private StrataClient(Builder b) {
-        this.endpoints = new Endpoints(b.endpoints, b.credentials, b.coolDown.toMillis());
+        this.endpoints = new Endpoints(b.endpoints, b.credentials, b.coolDown.toMillis(), b.writesToLeader, b.timeout.toMillis());
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "strata-client-retry");
             t.setDaemon(true);
@@ -187,6 +187,7 @@ public final class StrataClient implements AutoCloseable {
         private Duration maxBackoff = Duration.ofSeconds(1);
         private Duration coolDown = Duration.ofSeconds(5);
         private ChannelCredentials credentials = InsecureChannelCredentials.create();
+        private boolean writesToLeader = true;
 
         private Builder() {}
 
@@ -220,6 +221,17 @@ public final class StrataClient implements AutoCloseable {
             this.maxAttempts = maxAttempts;
             this.initialBackoff = positive(initial, "initial backoff");
             this.maxBackoff = positive(max, "max backoff");
+            return this;
+        }
+
+        /**
+         * Whether writes go to the leader once the client knows it (default true): any node takes
+         * a write, but a follower forwards it to the leader, which costs a hop. The client learns
+         * the leader from a status call before its first write and whenever a response shows a
+         * newer Raft term. Off, writes go to the node reads go to.
+         */
+        public Builder writesToLeader(boolean on) {
+            this.writesToLeader = on;
             return this;
         }
 
