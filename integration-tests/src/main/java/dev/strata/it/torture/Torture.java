@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.strata.it.cluster.ProcessCluster;
 import dev.strata.it.nemesis.Nemeses;
 import dev.strata.it.nemesis.Nemesis;
+import dev.strata.server.config.ConfigKeys;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,6 +56,10 @@ public final class Torture implements Callable<Integer> {
     @Option(names = "--runs-per-cluster", defaultValue = "20", description = "Runs before the cluster is replaced. Default: ${DEFAULT-VALUE}.")
     int runsPerCluster;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "A server configuration key for every node, e.g. --set strata.raft.read.leader-lease=true (repeatable).")
+    Map<String, String> serverConfig = new LinkedHashMap<>();
+
     @Option(names = "--out", defaultValue = "torture-out", description = "Directory for data, logs, failed histories and summary.json.")
     Path out;
 
@@ -94,8 +99,13 @@ public final class Torture implements Callable<Integer> {
         Random random = new Random(soakSeed);
         Files.createDirectories(out);
         PrintWriter console = new PrintWriter(System.out, true);
-        console.printf("strata-torture: seed %d, %s, nemeses %s, cluster sizes %s; output in %s%n", soakSeed, duration,
-                String.join(",", allowed), sizes, out.toAbsolutePath());
+        serverConfig.keySet().forEach(name -> {
+            if (ConfigKeys.byName(name) == null) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "unknown server configuration key " + name);
+            }
+        });
+        console.printf("strata-torture: seed %d, %s, nemeses %s, cluster sizes %s%s; output in %s%n", soakSeed, duration,
+                String.join(",", allowed), sizes, serverConfig.isEmpty() ? "" : ", server config " + serverConfig, out.toAbsolutePath());
 
         Summary total = new Summary();
         Map<String, Summary> byNemesis = new TreeMap<>();
@@ -109,7 +119,7 @@ public final class Torture implements Callable<Integer> {
             boolean clean = true;
             ProcessCluster started;
             try {
-                started = ProcessCluster.start(clusterDir, size, Map.of());
+                started = ProcessCluster.start(clusterDir, size, serverConfig);
             } catch (RuntimeException e) {
                 // A cluster that cannot form is a finding too, but not a run: count it, keep its logs, go on.
                 clusterStartFailures++;
@@ -214,6 +224,7 @@ public final class Torture implements Callable<Integer> {
         json.put("duration_s", duration.toSeconds());
         json.put("nemeses", allowed);
         json.put("cluster_sizes", sizes);
+        json.put("server_config", serverConfig);
         json.put("total", total.json());
         Map<String, Object> per = new LinkedHashMap<>();
         byNemesis.forEach((k, v) -> per.put(k, v.json()));
