@@ -1,5 +1,7 @@
 package dev.strata.bench;
 
+import dev.strata.bench.cluster.ClusterCommand;
+import dev.strata.bench.cluster.VersusEtcdCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -11,8 +13,8 @@ import picocli.CommandLine.Spec;
 /** The {@code strata-bench} command: one subcommand per benchmark program. */
 @Command(name = "strata-bench",
         description = "Strata benchmarks. They print figures and write JSON; they assert nothing.",
-        subcommands = {EngineCommand.class, CompressionCommand.class, ClusterCommand.class, CheckpointCommand.class,
-                RecoveryCommand.class})
+        subcommands = {EngineCommand.class, CompressionCommand.class, ClusterCommand.class, VersusEtcdCommand.class,
+                CheckpointCommand.class, RecoveryCommand.class})
 public final class Main implements Runnable {
     @Spec
     CommandSpec spec;

@@ -14,6 +14,7 @@
  * RocksDB with options mirroring Strata's ({@link dev.strata.bench.RocksDbOptions}). What the
  * harness measures itself, the same way for every engine, is in
  * {@link dev.strata.bench.DiskUse} and {@link dev.strata.bench.ProcessCounters};
- * {@code docs/benchmarks.md} defines every figure.
+ * {@code docs/benchmarks.md} defines every figure. The cluster benchmarks, {@code cluster} and
+ * {@code versus-etcd} (Strata beside etcd under one driver), are in {@link dev.strata.bench.cluster}.
  */
 package dev.strata.bench;
