@@ -169,7 +169,7 @@ class BadInputIT {
         // The leader still leads (it steps down only after two election timeouts without its followers)
         // but cannot commit: the server's own 2 s request timeout ends the write.
         assertStatus(() -> put(cluster.kv(leader), "lost/1", "x"), Status.Code.DEADLINE_EXCEEDED,
-                "the request did not finish within 2000 ms (strata.server.request-timeout");
+                "did not finish within 2000 ms (strata.server.request-timeout");
 
         Await.until(() -> cluster.status(leader).getLeaderId() == 0 && cluster.status(leader).getRole() != StatusResponse.Role.LEADER,
                 Duration.ofSeconds(30), "the leader to step down without a quorum");

@@ -5,7 +5,11 @@ import dev.strata.server.config.ServerConfig;
 import dev.strata.server.kv.RequestValidator;
 import dev.strata.server.raft.RaftNode;
 import dev.strata.server.tls.ServerTls;
+import dev.strata.proto.v1.KVGrpc;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerInterceptors;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -18,6 +22,8 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -60,9 +66,10 @@ public final class ApiServer implements AutoCloseable {
         this.server = NettyServerBuilder.forAddress(new InetSocketAddress(config.bindAddress(), config.clientPort()),
                         tls.clientPortServerCredentials())
                 .executor(requestExecutor)
+                .callExecutor(new InlineKvCalls())
                 .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, config.maxRequestSize() + (1 << 20)))
                 .addService(ServerInterceptors.intercept(
-                        new KvService(node, new RequestValidator(config.limits()), responder, requestExecutor), metrics))
+                        new KvService(node, new RequestValidator(config.limits()), responder), metrics))
                 .addService(ServerInterceptors.intercept(
                         new ClusterService(node, responder, adminExecutor, config.requestTimeout()), metrics))
                 .addService(new CheckpointTransferService(node.stateMachine(), node.stateMachine().checkpointStats(),
@@ -122,6 +129,23 @@ public final class ApiServer implements AutoCloseable {
             server.awaitTermination(CANCEL_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Runs the KV calls that never wait on the transport's thread: a put, delete, txn or batch
+     * is validated and queued for Raft, a get reads the engine's memory (or waits for a ReadIndex
+     * round on a future); handing each to a pool thread cost a thread switch per call. Range
+     * pages, which may read many blocks, and every other call run on the request pool.
+     */
+    private static final class InlineKvCalls implements ServerCallExecutorSupplier {
+        private static final Set<String> INLINE = Set.of(KVGrpc.getPutMethod().getFullMethodName(),
+                KVGrpc.getDeleteMethod().getFullMethodName(), KVGrpc.getTxnMethod().getFullMethodName(),
+                KVGrpc.getBatchMethod().getFullMethodName(), KVGrpc.getGetMethod().getFullMethodName());
+
+        @Override
+        public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata metadata) {
+            return INLINE.contains(call.getMethodDescriptor().getFullMethodName()) ? Runnable::run : null;
         }
     }
 

@@ -27,7 +27,6 @@ import io.grpc.stub.StreamObserver;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -41,23 +40,17 @@ final class KvService extends KVGrpc.KVImplBase {
     private final RequestValidator validator;
     private final KvReader reader;
     private final Responder responder;
-    private final Executor readExecutor;
 
-    /**
-     * @param readExecutor runs reads after their barrier, off Ratis' threads (a barrier completes
-     *                     on the thread that applied the log, which must not be held by a long range)
-     */
-    KvService(RaftNode node, RequestValidator validator, Responder responder, Executor readExecutor) {
+    KvService(RaftNode node, RequestValidator validator, Responder responder) {
         this.node = node;
         this.validator = validator;
         this.reader = new KvReader(validator.limits());
         this.responder = responder;
-        this.readExecutor = readExecutor;
     }
 
     @Override
     public void put(PutRequest request, StreamObserver<PutResponse> observer) {
-        responder.respond(observer, () -> {
+        responder.respondBounded(observer, () -> {
             validator.put(request);
             return write(Command.newBuilder().setPut(request).build(), PutResponse.class, PutResponse.parser())
                     .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
@@ -66,7 +59,7 @@ final class KvService extends KVGrpc.KVImplBase {
 
     @Override
     public void delete(DeleteRequest request, StreamObserver<DeleteResponse> observer) {
-        responder.respond(observer, () -> {
+        responder.respondBounded(observer, () -> {
             validator.delete(request);
             return write(Command.newBuilder().setDelete(request).build(), DeleteResponse.class, DeleteResponse.parser())
                     .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
@@ -75,7 +68,7 @@ final class KvService extends KVGrpc.KVImplBase {
 
     @Override
     public void txn(TxnRequest request, StreamObserver<TxnResponse> observer) {
-        responder.respond(observer, () -> {
+        responder.respondBounded(observer, () -> {
             validator.txn(request);
             return write(Command.newBuilder().setTxn(request).build(), TxnResponse.class, TxnResponse.parser())
                     .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
@@ -84,7 +77,7 @@ final class KvService extends KVGrpc.KVImplBase {
 
     @Override
     public void batch(BatchRequest request, StreamObserver<BatchResponse> observer) {
-        responder.respond(observer, () -> {
+        responder.respondBounded(observer, () -> {
             validator.batch(request);
             return write(Command.newBuilder().setBatch(request).build(), BatchResponse.class, BatchResponse.parser())
                     .thenApply(r -> r.toBuilder().setHeader(header(r.getHeader())).build());
@@ -93,7 +86,7 @@ final class KvService extends KVGrpc.KVImplBase {
 
     @Override
     public void get(GetRequest request, StreamObserver<GetResponse> observer) {
-        responder.respond(observer, () -> {
+        responder.respondBounded(observer, () -> {
             validator.get(request);
             return read(request.getConsistency(), Query.newBuilder().setGet(request).build(), GetResponse::parseFrom,
                     () -> node.read((view, rev) -> reader.get(view, request, rev)))
@@ -103,7 +96,7 @@ final class KvService extends KVGrpc.KVImplBase {
 
     @Override
     public void range(RangeRequest request, StreamObserver<RangeResponse> observer) {
-        responder.respond(observer, () -> {
+        responder.respondBounded(observer, () -> {
             validator.range(request);
             return read(request.getConsistency(), Query.newBuilder().setRange(request).build(), RangeResponse::parseFrom,
                     () -> node.read((view, rev) -> reader.range(view, request, rev)))
@@ -122,7 +115,8 @@ final class KvService extends KVGrpc.KVImplBase {
         if (!node.servesReadIndex()) {
             return parse(node.readThroughLeader(asQuery), parser, "read");
         }
-        return node.linearizableBarrier().thenApplyAsync(v -> local.get(), readExecutor);
+        // The barrier completes on a thread of the node's own (never Ratis's), which then reads.
+        return node.linearizableBarrier().thenApply(v -> local.get());
     }
 
     private <T extends MessageLite> CompletableFuture<T> write(Command command, Class<T> type, com.google.protobuf.Parser<T> parser) {

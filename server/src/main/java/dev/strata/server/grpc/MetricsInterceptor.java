@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -27,8 +28,11 @@ final class MetricsInterceptor implements ServerInterceptor {
             Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
             Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
 
+    private static final Status.Code[] CODES = Status.Code.values();
+
     private final MeterRegistry registry;
-    private final Map<String, Meters> meters = new ConcurrentHashMap<>();
+    /** Method name -> its meters by status code (ordinal), registered on first use; no allocation per call. */
+    private final Map<String, AtomicReferenceArray<Meters>> meters = new ConcurrentHashMap<>();
 
     MetricsInterceptor(MeterRegistry registry) {
         this.registry = registry;
@@ -43,12 +47,23 @@ final class MetricsInterceptor implements ServerInterceptor {
         return next.startCall(new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
             @Override
             public void close(Status status, Metadata trailers) {
-                Meters m = meters.computeIfAbsent(method + " " + status.getCode(), k -> register(method, status.getCode()));
+                Meters m = meters(method, status.getCode());
                 m.requests().increment();
                 m.duration().record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
                 super.close(status, trailers);
             }
         }, headers);
+    }
+
+    private Meters meters(String method, Status.Code code) {
+        AtomicReferenceArray<Meters> byCode = meters.computeIfAbsent(method, k -> new AtomicReferenceArray<>(CODES.length));
+        Meters m = byCode.get(code.ordinal());
+        if (m == null) {
+            // Micrometer returns the meters already registered under the same name and tags.
+            m = register(method, code);
+            byCode.set(code.ordinal(), m);
+        }
+        return m;
     }
 
     private Meters register(String method, Status.Code code) {

@@ -14,7 +14,9 @@ import java.util.function.Supplier;
 /**
  * Completes unary calls from futures: bounds each by the server's request timeout or the
  * client's deadline, whichever comes first (DEADLINE_EXCEEDED when it passes), maps failures
- * through {@link Errors}, and drops the answer quietly when the client already cancelled.
+ * through {@link Errors}, and drops the answer quietly when the client already cancelled. The
+ * KV calls' futures are bounded where they are made ({@link #respondBounded}); a client whose
+ * deadline passes first gets DEADLINE_EXCEEDED from its own side.
  */
 final class Responder {
     private final Errors errors;
@@ -27,6 +29,19 @@ final class Responder {
 
     /** Runs {@code call} (which may also throw at once, e.g. on validation) and answers {@code observer} with its result. */
     <T> void respond(StreamObserver<T> observer, Supplier<CompletableFuture<T>> call) {
+        respond(observer, call, true);
+    }
+
+    /**
+     * As {@link #respond(StreamObserver, Supplier)}, for a call whose future its producer already
+     * ends within the request timeout (a write's batch, a ReadIndex round): no timer of its own,
+     * which would cost a wake-up of the timer thread per call.
+     */
+    <T> void respondBounded(StreamObserver<T> observer, Supplier<CompletableFuture<T>> call) {
+        respond(observer, call, false);
+    }
+
+    private <T> void respond(StreamObserver<T> observer, Supplier<CompletableFuture<T>> call, boolean timed) {
         ServerCallStreamObserver<T> server = (ServerCallStreamObserver<T>) observer;
         // Without a handler grpc-java throws from onNext once the client cancelled; the work goes
         // on (a replicated write cannot be taken back) and its answer is dropped below.
@@ -39,7 +54,7 @@ final class Responder {
             fail(server, e);
             return;
         }
-        future.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenComplete((result, error) -> {
+        (timed && !future.isDone() ? future.orTimeout(timeoutMs, TimeUnit.MILLISECONDS) : future).whenComplete((result, error) -> {
             if (error != null) {
                 Throwable cause = Errors.unwrap(error);
                 // orTimeout's own TimeoutException has no message: say which limit passed.

@@ -52,12 +52,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * broken connection is applied at most once. Retries stop at 80% of the timeout, where the
  * batch fails with the last reason it could not be placed (no leader, a broken link:
  * UNAVAILABLE, before the server's request timeout answers DEADLINE_EXCEEDED); a batch that
- * reached a leader but is not committed fails with a {@link TimeoutException} just after it.
+ * reached a leader but is not committed fails with a {@link TimeoutException} at the timeout.
  * Either way whether it was applied is unknown, as for any write that timed out.
  *
  * <p>Replies may be reported on Raft threads that hold Ratis's locks, so nothing is submitted
- * to Ratis from there: replies are delivered, and the next batch submitted, on the
- * {@code completions} executor, and retries run on the {@code timers}.
+ * to Ratis from there: the next batch is submitted on the {@code completions} executor, and
+ * retries run on the {@code timers}.
  *
  * <p>Thread-safe.
  */
@@ -65,11 +65,6 @@ final class Proposer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Proposer.class);
     private static final long FIRST_RETRY_MILLIS = 10;
     private static final long MAX_RETRY_MILLIS = 500;
-    /**
-     * A batch a leader holds uncommitted is given up this long after the request timeout: the
-     * server's own timeout has answered its clients by then; this frees its place.
-     */
-    private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     /**
      * How batches are formed and how long one may take.
@@ -207,8 +202,8 @@ final class Proposer implements AutoCloseable {
     }
 
     private void start(Batch b) {
-        long delay = b.started + limits.timeout().toNanos() + GRACE_NANOS - System.nanoTime();
-        timers.schedule(() -> finish(b, null, null), Math.max(0, delay), TimeUnit.NANOSECONDS);
+        long delay = b.started + limits.timeout().toNanos() - System.nanoTime();
+        timers.schedule(() -> finish(b, null), Math.max(0, delay), TimeUnit.NANOSECONDS);
         attempt(b);
     }
 
@@ -251,7 +246,17 @@ final class Proposer implements AutoCloseable {
             return;
         }
         if (reply.isSuccess()) {
-            completions.execute(() -> finish(b, reply.getMessage(), null));
+            // Delivered here, on the thread that reported the reply: answering the clients calls
+            // nothing in Ratis, and a thread switch per batch would add to every write's latency.
+            // Starting the next batch does call Ratis, so that runs on the completions executor.
+            if (b.done.compareAndSet(false, true)) {
+                deliver(b, reply.getMessage());
+                try {
+                    completions.execute(this::release);
+                } catch (RuntimeException rejected) {
+                    // The node is stopping: no further batch will start.
+                }
+            }
             return;
         }
         RaftException e = reply.getException();
@@ -265,7 +270,7 @@ final class Proposer implements AutoCloseable {
             retryLater(b);
         } else {
             Throwable failure = e != null ? e : new IOException("a write failed without a reason: " + reply);
-            completions.execute(() -> finish(b, null, failure));
+            completions.execute(() -> finish(b, failure));
         }
     }
 
@@ -281,24 +286,41 @@ final class Proposer implements AutoCloseable {
         long millis = leaderNamed ? 0 : Math.min(MAX_RETRY_MILLIS, FIRST_RETRY_MILLIS << Math.min(b.attempts, 10));
         try {
             if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis) > b.retryDeadline) {
-                completions.execute(() -> finish(b, null, b.lastFailure));
+                completions.execute(() -> finish(b, b.lastFailure));
             } else {
                 timers.schedule(() -> attempt(b), millis, TimeUnit.MILLISECONDS);
             }
         } catch (RuntimeException rejected) {
             // The node is stopping and its executors are shut down.
-            finish(b, null, new NodeUnavailableException("the node is stopping"));
+            finish(b, new NodeUnavailableException("the node is stopping"));
         }
     }
 
     /**
-     * Ends a batch once: with the leader's reply, with a failure, or (both null) at its deadline.
-     * Then starts the next batch when writes are waiting.
+     * Fails a batch once: with {@code failure}, or (null) at its deadline, when it reached a
+     * leader but was not committed in time. Then starts the next batch when writes are waiting.
      */
-    private void finish(Batch b, Message reply, Throwable failure) {
+    private void finish(Batch b, Throwable failure) {
         if (!b.done.compareAndSet(false, true)) {
             return;
         }
+        release();
+        Throwable why = failure;
+        if (why == null) {
+            why = new TimeoutException("the write did not finish within " + limits.timeout().toMillis()
+                    + " ms (strata.server.request-timeout); it may or may not have been applied");
+            if (b.lastFailure != null) {
+                why.initCause(b.lastFailure);
+            }
+            LOG.debug("batch {} of {} writes gave up after {} attempts: {}", b.callId, b.pending.size(), b.attempts, why.toString());
+        }
+        for (Pending p : b.pending) {
+            p.future().completeExceptionally(why);
+        }
+    }
+
+    /** Frees an ended batch's place and starts the next batch when writes are waiting. */
+    private void release() {
         List<Pending> next;
         synchronized (this) {
             inFlight--;
@@ -306,19 +328,6 @@ final class Proposer implements AutoCloseable {
         }
         if (next != null) {
             start(new Batch(next));
-        }
-        if (reply != null) {
-            deliver(b, reply);
-            return;
-        }
-        Throwable why = failure;
-        if (why == null) {
-            why = b.lastFailure != null ? b.lastFailure : new TimeoutException("the write was not acknowledged within "
-                    + limits.timeout().toMillis() + " ms; it may or may not have been applied");
-            LOG.debug("batch {} of {} writes gave up after {} attempts: {}", b.callId, b.pending.size(), b.attempts, why.toString());
-        }
-        for (Pending p : b.pending) {
-            p.future().completeExceptionally(why);
         }
     }
 

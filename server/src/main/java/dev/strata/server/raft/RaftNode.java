@@ -102,8 +102,13 @@ public final class RaftNode implements AutoCloseable {
     private RaftClient client;
     /** Carries batches of writes from a follower to the leader (Ratis's client transport, without its client). */
     private final RaftClient forwardingClient;
-    private final ScheduledExecutorService proposerTimers;
-    private final ExecutorService proposerCompletions;
+    /** The proposer's retries and deadlines. */
+    private final ScheduledExecutorService raftTimers;
+    /**
+     * Work that follows a Raft reply but must not run on Ratis's threads: starting the next
+     * batch of writes or ReadIndex round, and the reads a round released.
+     */
+    private final ExecutorService raftAsync;
     private final Proposer proposer;
     private final ReadBarrier readBarrier;
 
@@ -154,12 +159,12 @@ public final class RaftNode implements AutoCloseable {
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
         this.forwardingClient = newClient(initialPeers(config), null, RetryPolicies.noRetry());
-        this.proposerTimers = Executors.newSingleThreadScheduledExecutor(daemon("strata-proposer-timer"));
-        this.proposerCompletions = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
-                daemon("strata-proposer"));
-        this.readBarrier = new ReadBarrier(this::readIndexRound, proposerCompletions);
+        this.raftTimers = Executors.newSingleThreadScheduledExecutor(daemon("strata-raft-timer"));
+        this.raftAsync = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+                daemon("strata-raft-async"));
+        this.readBarrier = new ReadBarrier(this::readIndexRound, raftAsync);
         this.proposer = new Proposer(selfId, groupId, new ProposerTransport(), RaftSettings.proposerLimits(config),
-                proposerCompletions, proposerTimers);
+                raftAsync, raftTimers);
     }
 
     private static ThreadFactory daemon(String name) {
@@ -717,8 +722,8 @@ public final class RaftNode implements AutoCloseable {
             }
             throw e;
         } finally {
-            proposerTimers.shutdownNow();
-            proposerCompletions.shutdown();
+            raftTimers.shutdownNow();
+            raftAsync.shutdown();
         }
         if (failure != null) {
             throw failure;

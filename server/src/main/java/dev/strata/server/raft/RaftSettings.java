@@ -52,6 +52,14 @@ final class RaftSettings {
         // and the leader's log instead, and the extra entry costs a replicated append and fsync.
         RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(c.logSegmentSize()));
+        // Ratis keeps the entries of up to 6 closed segments (200 MB) on the heap by default, for
+        // followers that fall behind. Under steady writes that filled the old generation of a
+        // 512 MiB node and cost full collections; a follower further behind reads the log files.
+        RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, 2);
+        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SizeInBytes.valueOf(Math.max(2 * c.logSegmentSize(), 16 * MiB)));
+        // A retried batch of writes is answered from the retry cache; a batch is retried only
+        // within the request timeout, so its replies need not stay 60 s (Ratis's default) on the heap.
+        RaftServerConfigKeys.RetryCache.setExpiryTime(p, duration(c.requestTimeout().multipliedBy(2)));
         RaftServerConfigKeys.Log.setPreallocatedSize(p, SizeInBytes.valueOf(Math.min(4 * MiB, c.logSegmentSize())));
         // A write the disk refused halfway (full, or a file-size limit) leaves a torn entry before
         // the open segment's zero-filled preallocation; by default Ratis then refuses to start, so
@@ -68,6 +76,12 @@ final class RaftSettings {
         // each append stands alone and a lost race fails only that request, which the leader
         // sends again.
         RaftServerConfigKeys.Log.setAppendEntriesComposeEnabled(p, false);
+
+        // Ratis's appender waits at least this long after sending before it sends again (1 ms by
+        // default), to gather entries. The proposer gathers writes into entries already, and the
+        // wait hit a lone write whenever the commit-index update of the previous one had just
+        // gone out: up to a millisecond more per write.
+        RaftServerConfigKeys.Log.Appender.setWaitTimeMin(p, TimeDuration.ZERO);
 
         // The largest entry must fit every buffer on its way: the appender asserts an entry is
         // no larger than its byte limit, the log writer's buffer must hold it, and the gRPC

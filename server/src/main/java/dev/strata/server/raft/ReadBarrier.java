@@ -10,8 +10,8 @@ import java.util.function.Supplier;
  * may use a round only if the round started after the read arrived, so each read waits for the
  * next round to start and end. One round runs at a time: the reads that arrive meanwhile wait
  * together for the one after it, however many they are. A round's end may be reported on a
- * Raft thread that holds Ratis's locks, so the next round starts on {@code executor}, never
- * there. Thread-safe.
+ * Raft thread that holds Ratis's locks, so the next round starts, and the round's readers are
+ * released, on {@code executor}, never there. Thread-safe.
  */
 final class ReadBarrier {
     private final Supplier<CompletableFuture<Void>> round;
@@ -66,17 +66,25 @@ final class ReadBarrier {
                 waiting = null;
                 running = next != null;
             }
-            if (next != null) {
-                try {
-                    executor.execute(() -> run(next));
-                } catch (RuntimeException rejected) {
-                    next.completeExceptionally(new NodeUnavailableException("the node is stopping"));
+            try {
+                executor.execute(() -> {
+                    if (next != null) {
+                        run(next);
+                    }
+                    // The round's readers then read on this thread too: one thread switch per
+                    // round, not one per read.
+                    if (error != null) {
+                        readers.completeExceptionally(error);
+                    } else {
+                        readers.complete(null);
+                    }
+                });
+            } catch (RuntimeException rejected) {
+                NodeUnavailableException stopping = new NodeUnavailableException("the node is stopping");
+                readers.completeExceptionally(stopping);
+                if (next != null) {
+                    next.completeExceptionally(stopping);
                 }
-            }
-            if (error != null) {
-                readers.completeExceptionally(error);
-            } else {
-                readers.complete(null);
             }
         });
     }
