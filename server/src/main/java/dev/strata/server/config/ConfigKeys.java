@@ -69,6 +69,10 @@ public final class ConfigKeys {
             "--write-batches-in-flight", "4",
             "Batches of writes a node has on their way through Raft at once; writes that arrive meanwhile form the next "
                     + "batch (one log entry). More overlap Raft rounds; fewer share each round among more writes.");
+    public static final ConfigKey MAX_QUEUED_WRITE_BYTES = new ConfigKey("strata.raft.max-queued-write-bytes",
+            "--max-queued-write-bytes", "64MiB",
+            "Writes waiting on a node for their batch hold at most this many bytes; a write beyond it is refused with "
+                    + "RESOURCE_EXHAUSTED (not applied) instead of filling the heap when Raft falls behind.");
     public static final ConfigKey SNAPSHOT_ENTRIES = new ConfigKey("strata.raft.snapshot.threshold-entries", "--snapshot-threshold-entries",
             "100000", "Take a checkpoint (flush the engine, purge the Raft log) after this many log entries.");
     public static final ConfigKey SNAPSHOT_BYTES = new ConfigKey("strata.raft.snapshot.threshold-bytes", "--snapshot-threshold-bytes",
@@ -110,7 +114,7 @@ public final class ConfigKeys {
     public static final List<ConfigKey> ALL = List.of(NODE_ID, CLUSTER_NAME, PEERS, JOIN, STATEFULSET_SERVICE,
             STATEFULSET_INITIAL_SIZE, STATEFULSET_HOST_TEMPLATE, DATA_DIR, BIND_ADDRESS, CLIENT_PORT,
             RAFT_PORT, RAFT_LISTEN_PORT, HTTP_PORT, MAX_VALUE_SIZE, MAX_REQUEST_SIZE, REQUEST_TIMEOUT, SHUTDOWN_TIMEOUT, PAGE_MAX_ENTRIES,
-            PAGE_MAX_BYTES, READY_MAX_LAG, ELECTION_TIMEOUT, RAFT_REQUEST_TIMEOUT, LEADER_LEASE, WRITE_BATCHES_IN_FLIGHT, SNAPSHOT_ENTRIES,
+            PAGE_MAX_BYTES, READY_MAX_LAG, ELECTION_TIMEOUT, RAFT_REQUEST_TIMEOUT, LEADER_LEASE, WRITE_BATCHES_IN_FLIGHT, MAX_QUEUED_WRITE_BYTES, SNAPSHOT_ENTRIES,
             SNAPSHOT_BYTES, LOG_SEGMENT_SIZE, WRITE_BUFFER_SIZE, BLOCK_CACHE_SIZE, COMPACTION_THREADS, DELTA_RETENTION,
             CERT_FILE, KEY_FILE, TRUSTED_CA_FILE, CLIENT_CERT_AUTH, PEER_CERT_FILE, PEER_KEY_FILE, PEER_TRUSTED_CA_FILE);
 

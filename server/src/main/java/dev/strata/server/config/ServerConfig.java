@@ -37,6 +37,7 @@ public record ServerConfig(
         Duration raftRequestTimeout,
         boolean leaderLease,
         int writeBatchesInFlight,
+        long maxQueuedWriteBytes,
         long snapshotThresholdEntries,
         long snapshotThresholdBytes,
         long logSegmentSize,
@@ -103,6 +104,9 @@ public record ServerConfig(
         if (segmentSize < 16 * 1024) {
             throw new IllegalArgumentException(LOG_SEGMENT_SIZE.name() + " must be at least 16KiB, was " + segmentSize);
         }
+        if (Values.bytes(MAX_QUEUED_WRITE_BYTES.name(), v.get(MAX_QUEUED_WRITE_BYTES.name())) < 1) {
+            throw new IllegalArgumentException(MAX_QUEUED_WRITE_BYTES.name() + " must be at least 1 byte");
+        }
         String cluster = v.get(CLUSTER_NAME.name()).trim();
         if (cluster.isEmpty()) {
             throw new IllegalArgumentException(CLUSTER_NAME.name() + " must not be empty");
@@ -129,6 +133,7 @@ public record ServerConfig(
                 Values.duration(RAFT_REQUEST_TIMEOUT.name(), v.get(RAFT_REQUEST_TIMEOUT.name())),
                 Values.bool(LEADER_LEASE.name(), v.get(LEADER_LEASE.name())),
                 Values.intValue(WRITE_BATCHES_IN_FLIGHT.name(), v.get(WRITE_BATCHES_IN_FLIGHT.name()), 1, 100_000),
+                Values.bytes(MAX_QUEUED_WRITE_BYTES.name(), v.get(MAX_QUEUED_WRITE_BYTES.name())),
                 Values.positiveLong(SNAPSHOT_ENTRIES.name(), v.get(SNAPSHOT_ENTRIES.name())),
                 Values.bytes(SNAPSHOT_BYTES.name(), v.get(SNAPSHOT_BYTES.name())),
                 segmentSize,

@@ -9,6 +9,7 @@ import dev.strata.server.raft.MembershipException;
 import dev.strata.server.raft.NodeUnavailableException;
 import dev.strata.server.raft.StorageFailedException;
 import dev.strata.server.raft.StorageFullException;
+import dev.strata.server.raft.WritesQueuedFullException;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
@@ -46,7 +47,8 @@ import java.util.function.Supplier;
  *   <li>no leader, no quorum, a node that cannot serve -> UNAVAILABLE (retryable), with a
  *       {@link LeaderHint} in the status details and the leader in the message when known;</li>
  *   <li>a server-side timeout -> DEADLINE_EXCEEDED;</li>
- *   <li>a full disk -> RESOURCE_EXHAUSTED; corrupt data -> DATA_LOSS;</li>
+ *   <li>a full disk, or more writes queued on a node than it may hold -> RESOURCE_EXHAUSTED;
+ *       corrupt data -> DATA_LOSS;</li>
  *   <li>membership conflicts -> NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION or ABORTED.</li>
  * </ul>
  * Anything unexpected is INTERNAL and logged with its stack trace; expected conditions are not.
@@ -75,7 +77,7 @@ final class Errors {
         if (e instanceof TimeoutException) {
             return Status.DEADLINE_EXCEEDED.withDescription(e.getMessage()).asRuntimeException();
         }
-        if (e instanceof StorageFullException) {
+        if (e instanceof StorageFullException || e instanceof WritesQueuedFullException) {
             return Status.RESOURCE_EXHAUSTED.withDescription(e.getMessage()).asRuntimeException();
         }
         if (e instanceof MembershipException me) {

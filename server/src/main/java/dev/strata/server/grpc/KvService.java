@@ -22,6 +22,7 @@ import dev.strata.proto.v1.TxnResponse;
 import dev.strata.server.kv.KvReader;
 import dev.strata.server.kv.RequestValidator;
 import dev.strata.server.raft.RaftNode;
+import dev.strata.server.raft.WriteReply;
 import io.grpc.stub.StreamObserver;
 
 import java.nio.ByteBuffer;
@@ -119,8 +120,10 @@ final class KvService extends KVGrpc.KVImplBase {
         return node.linearizableBarrier().thenApply(v -> local.get());
     }
 
+    /** Replicates {@code command}; cancelling the result (its client gave up) withdraws a write that has not left yet. */
     private <T extends MessageLite> CompletableFuture<T> write(Command command, Class<T> type, com.google.protobuf.Parser<T> parser) {
-        return node.write(command).thenApply(reply -> {
+        CompletableFuture<WriteReply> written = node.write(command);
+        CompletableFuture<T> result = written.thenApply(reply -> {
             try {
                 return reply.as(type, parser);
             } catch (InvalidProtocolBufferException e) {
@@ -128,6 +131,12 @@ final class KvService extends KVGrpc.KVImplBase {
                         + " is not a valid response: " + e.getMessage(), e));
             }
         });
+        result.whenComplete((r, e) -> {
+            if (result.isCancelled()) {
+                written.cancel(false);
+            }
+        });
+        return result;
     }
 
     private static <T> CompletableFuture<T> parse(CompletableFuture<ByteBuffer> reply, Parser<T> parser, String what) {

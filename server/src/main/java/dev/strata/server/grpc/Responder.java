@@ -43,17 +43,20 @@ final class Responder {
 
     private <T> void respond(StreamObserver<T> observer, Supplier<CompletableFuture<T>> call, boolean timed) {
         ServerCallStreamObserver<T> server = (ServerCallStreamObserver<T>) observer;
-        // Without a handler grpc-java throws from onNext once the client cancelled; the work goes
-        // on (a replicated write cannot be taken back) and its answer is dropped below.
-        server.setOnCancelHandler(() -> { });
         long timeoutMs = timeoutMillis();
         CompletableFuture<T> future;
         try {
             future = call.get();
         } catch (RuntimeException e) {
+            server.setOnCancelHandler(() -> { });
             fail(server, e);
             return;
         }
+        // A cancelled call (the client's deadline passed, or it went away) cancels its future: a
+        // write still waiting for its batch is withdrawn; work already under way goes on (a
+        // replicated write cannot be taken back) and its answer is dropped below. Without a
+        // handler grpc-java would throw from onNext once the client cancelled.
+        server.setOnCancelHandler(() -> future.cancel(false));
         (timed && !future.isDone() ? future.orTimeout(timeoutMs, TimeUnit.MILLISECONDS) : future).whenComplete((result, error) -> {
             if (error != null) {
                 Throwable cause = Errors.unwrap(error);

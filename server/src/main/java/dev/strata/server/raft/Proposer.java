@@ -73,12 +73,16 @@ final class Proposer implements AutoCloseable {
      * @param maxCommands commands in one batch at most
      * @param maxBytes    encoded commands in one batch at most (a single larger command goes alone)
      * @param timeout     from a batch's first attempt to giving up on it (the server's request timeout)
+     * @param maxQueuedBytes encoded writes waiting for a batch at most; a write that would pass it
+     *                    is refused with {@link WritesQueuedFullException} (one write always fits
+     *                    an empty queue)
      */
-    record Limits(int maxInFlight, int maxCommands, long maxBytes, Duration timeout) {
+    record Limits(int maxInFlight, int maxCommands, long maxBytes, Duration timeout, long maxQueuedBytes) {
         Limits {
-            if (maxInFlight < 1 || maxCommands < 1 || maxBytes < 1 || timeout.isNegative() || timeout.isZero()) {
+            if (maxInFlight < 1 || maxCommands < 1 || maxBytes < 1 || timeout.isNegative() || timeout.isZero()
+                    || maxQueuedBytes < 1) {
                 throw new IllegalArgumentException("proposer limits must be positive: " + maxInFlight + ", " + maxCommands
-                        + ", " + maxBytes + ", " + timeout);
+                        + ", " + maxBytes + ", " + timeout + ", " + maxQueuedBytes);
             }
         }
     }
@@ -146,6 +150,8 @@ final class Proposer implements AutoCloseable {
     private final AtomicLong callIds = new AtomicLong();
     /** Guarded by {@code this}. */
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    /** Encoded bytes of the writes in {@link #queue}. Guarded by {@code this}. */
+    private long queuedBytes;
     /** Guarded by {@code this}. */
     private int inFlight;
     /** Guarded by {@code this}. */
@@ -169,7 +175,10 @@ final class Proposer implements AutoCloseable {
     /**
      * Replicates {@code command} and completes with the leader's response once a majority has
      * it and the leader applied it. Fails with the command's refusal
-     * ({@link InvalidRequestException}, a storage failure) or as the class comment says.
+     * ({@link InvalidRequestException}, a storage failure), with
+     * {@link WritesQueuedFullException} when too many bytes of writes already wait, or as the
+     * class comment says. Cancelling the returned future before its batch leaves withdraws the
+     * write (its client gave up); once the batch has left, the write goes on.
      */
     CompletableFuture<WriteReply> propose(Command command) {
         Pending p = new Pending(command, command.getSerializedSize(), new CompletableFuture<>());
@@ -178,7 +187,13 @@ final class Proposer implements AutoCloseable {
             if (closed) {
                 return CompletableFuture.failedFuture(new NodeUnavailableException("the node is stopping"));
             }
+            if (!queue.isEmpty() && queuedBytes + p.size() > limits.maxQueuedBytes()) {
+                return CompletableFuture.failedFuture(new WritesQueuedFullException("node " + selfId + " has "
+                        + queuedBytes + " bytes of writes waiting for Raft, the most it holds"
+                        + " (strata.raft.max-queued-write-bytes); the write was not applied, retry it later"));
+            }
             queue.add(p);
+            queuedBytes += p.size();
             batch = inFlight < limits.maxInFlight() ? takeBatch() : null;
         }
         if (batch != null) {
@@ -187,15 +202,25 @@ final class Proposer implements AutoCloseable {
         return p.future();
     }
 
-    /** Takes the next batch off the queue and counts it in flight. Requires the lock and a non-empty queue. */
+    /**
+     * Takes the next batch off the queue and counts it in flight, or returns null when every
+     * waiting write was withdrawn. Requires the lock.
+     */
     private List<Pending> takeBatch() {
         List<Pending> batch = new ArrayList<>(Math.min(queue.size(), limits.maxCommands()));
         long bytes = 0;
         while (!queue.isEmpty() && batch.size() < limits.maxCommands()
                 && (batch.isEmpty() || bytes + queue.peekFirst().size() <= limits.maxBytes())) {
             Pending next = queue.pollFirst();
+            queuedBytes -= next.size();
+            if (next.future().isDone()) {
+                continue; // withdrawn: its client gave up before the write left
+            }
             bytes += next.size();
             batch.add(next);
+        }
+        if (batch.isEmpty()) {
+            return null;
         }
         inFlight++;
         return batch;
@@ -388,6 +413,7 @@ final class Proposer implements AutoCloseable {
             closed = true;
             dropped = new ArrayList<>(queue);
             queue.clear();
+            queuedBytes = 0;
         }
         NodeUnavailableException stopping = new NodeUnavailableException("the node is stopping");
         for (Pending p : dropped) {

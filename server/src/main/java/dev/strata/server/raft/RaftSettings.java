@@ -52,11 +52,12 @@ final class RaftSettings {
         // and the leader's log instead, and the extra entry costs a replicated append and fsync.
         RaftServerConfigKeys.Log.setLogMetadataEnabled(p, false);
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(c.logSegmentSize()));
-        // Ratis keeps the entries of up to 6 closed segments (200 MB) on the heap by default, for
-        // followers that fall behind. Under steady writes that filled the old generation of a
-        // 512 MiB node and cost full collections; a follower further behind reads the log files.
-        RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, 2);
-        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SizeInBytes.valueOf(Math.max(2 * c.logSegmentSize(), 16 * MiB)));
+        // Ratis keeps the entries of up to 6 closed segments (200 MB) on the heap by default, beside
+        // the open one, for followers that fall behind. Under steady writes that filled the old
+        // generation of a 512 MiB node and cost full collections: keep one closed segment; a
+        // follower further behind reads the log files.
+        RaftServerConfigKeys.Log.setSegmentCacheNumMax(p, 1);
+        RaftServerConfigKeys.Log.setSegmentCacheSizeMax(p, SizeInBytes.valueOf(Math.max(c.logSegmentSize(), 16 * MiB)));
         // A retried batch of writes is answered from the retry cache; a batch is retried only
         // within the request timeout, so its replies need not stay 60 s (Ratis's default) on the heap.
         RaftServerConfigKeys.RetryCache.setExpiryTime(p, duration(c.requestTimeout().multipliedBy(2)));
@@ -90,6 +91,11 @@ final class RaftSettings {
         RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(entryLimit));
         RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(entryLimit + 64 * 1024));
         GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(Math.max(64 * MiB, entryLimit + 8 * MiB)));
+        // An append may carry that much, and Ratis lets 8 be outstanding per follower: under large
+        // values and a follower slower than the leader, 200 MB on its way to one follower filled
+        // the heaps of 512 MiB nodes (OutOfMemoryError, 16 KiB values, 256 in flight). Two
+        // outstanding appends still keep the pipe full: each carries many batches.
+        GrpcConfigKeys.Server.setLeaderOutstandingAppendsMax(p, 2);
 
         // The default read option is leader-local and not linearizable: ReadIndex instead.
         RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
@@ -110,11 +116,13 @@ final class RaftSettings {
 
     /**
      * How writes are batched into log entries: {@code strata.raft.write-batches-in-flight}
-     * batches at once; a batch holds at most 1,024 writes and no more bytes than the largest
-     * request, so an entry never outgrows the limits {@link #properties} sets for one request.
+     * batches at once; a batch holds at most 1,024 writes and 4 MiB (a larger write goes alone,
+     * up to the largest request, which the limits {@link #properties} sets admit), so batches stay
+     * small beside the heap while they are replicated and applied.
      */
     static Proposer.Limits proposerLimits(ServerConfig c) {
-        return new Proposer.Limits(c.writeBatchesInFlight(), 1024, c.maxRequestSize(), c.requestTimeout());
+        return new Proposer.Limits(c.writeBatchesInFlight(), 1024, Math.min(4 * MiB, c.maxRequestSize()), c.requestTimeout(),
+                c.maxQueuedWriteBytes());
     }
 
     /**

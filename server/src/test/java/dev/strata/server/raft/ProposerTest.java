@@ -107,7 +107,12 @@ class ProposerTest {
     }
 
     private Proposer proposer(int maxInFlight, long maxBytes, Duration timeout) {
-        return new Proposer(SELF, GROUP, transport, new Proposer.Limits(maxInFlight, 100, maxBytes, timeout), Runnable::run, timers);
+        return proposer(maxInFlight, maxBytes, timeout, Long.MAX_VALUE);
+    }
+
+    private Proposer proposer(int maxInFlight, long maxBytes, Duration timeout, long maxQueuedBytes) {
+        return new Proposer(SELF, GROUP, transport, new Proposer.Limits(maxInFlight, 100, maxBytes, timeout, maxQueuedBytes),
+                Runnable::run, timers);
     }
 
     private static Command put(String key) {
@@ -260,6 +265,46 @@ class ProposerTest {
         assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .cause().isInstanceOf(NodeUnavailableException.class);
         assertThat(p.propose(put("c"))).isCompletedExceptionally();
+    }
+
+    @Test
+    void aWriteWithdrawnBeforeItsBatchLeavesIsNotProposed() throws Exception {
+        Proposer p = proposer(1, 1 << 20, TIMEOUT);
+        CompletableFuture<WriteReply> a = p.propose(put("a"));
+        CompletableFuture<WriteReply> gaveUp = p.propose(put("b"));
+        CompletableFuture<WriteReply> c = p.propose(put("c"));
+        gaveUp.cancel(false);
+        transport.answer(0).complete(applied(transport.local.get(0), 1, -1));
+        assertThat(revision(a)).isEqualTo(1);
+        assertThat(keys(transport.local.get(1))).containsExactly("c");
+
+        CompletableFuture<WriteReply> alone = p.propose(put("d"));
+        alone.cancel(false);
+        transport.answer(1).complete(applied(transport.local.get(1), 2, -1));
+        assertThat(revision(c)).isEqualTo(2);
+        assertThat(transport.sent()).as("a batch of withdrawn writes only is not sent").isEqualTo(2);
+        CompletableFuture<WriteReply> e = p.propose(put("e"));
+        assertThat(keys(transport.local.get(2))).as("and it took no place in flight").containsExactly("e");
+        transport.answer(2).complete(applied(transport.local.get(2), 3, -1));
+        assertThat(revision(e)).isEqualTo(3);
+    }
+
+    @Test
+    void writesBeyondTheQueuedBytesAreRefusedButOneAlwaysFits() throws Exception {
+        int size = put("k0").getSerializedSize();
+        Proposer p = proposer(1, 1 << 20, TIMEOUT, 2L * size);
+        p.propose(put("k0")); // in flight: not queued
+        CompletableFuture<WriteReply> q1 = p.propose(put("k1"));
+        CompletableFuture<WriteReply> q2 = p.propose(put("k2"));
+        CompletableFuture<WriteReply> refused = p.propose(put("k3"));
+        assertThatThrownBy(() -> refused.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(WritesQueuedFullException.class)
+                .hasMessageContaining("strata.raft.max-queued-write-bytes").hasMessageContaining("not applied");
+        assertThat(q1).isNotDone();
+        assertThat(q2).isNotDone();
+
+        Proposer tiny = proposer(1, 1 << 20, TIMEOUT, 1);
+        tiny.propose(put("x"));
+        assertThat(tiny.propose(put("big, but the queue is empty"))).isNotDone();
     }
 
     private void awaitSent(int n) {
