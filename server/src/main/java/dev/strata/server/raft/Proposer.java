@@ -32,6 +32,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -114,7 +115,14 @@ final class Proposer implements AutoCloseable {
         final CommandMessage message;
         final long started = System.nanoTime();
         final long retryDeadline = started + limits.timeout().toNanos() * 8 / 10;
+        /** Set once its writes are answered (replied, failed or timed out). */
         final AtomicBoolean done = new AtomicBoolean();
+        /** Set once its place in flight is given back: when it is done and Ratis holds no attempt of it. */
+        final AtomicBoolean released = new AtomicBoolean();
+        /** An attempt is with Ratis (local or remote) and has not answered yet. */
+        volatile boolean attemptInFlight;
+        /** The deadline's timer task; cancelled when the batch is done, so the timer's queue does not keep the batch's writes alive. */
+        volatile ScheduledFuture<?> deadlineTask;
         int attempts;
         RaftPeerId hint;
         Throwable lastFailure;
@@ -160,7 +168,9 @@ final class Proposer implements AutoCloseable {
     /**
      * @param completions runs the delivery of replies (and the next batch's submission), off
      *                    Ratis's apply thread and its transport threads
-     * @param timers      runs retries after a pause and the batches' deadlines
+     * @param timers      runs retries after a pause and the batches' deadlines; it should drop
+     *                    cancelled tasks at once ({@code setRemoveOnCancelPolicy(true)}), or
+     *                    every batch stays reachable until its deadline
      */
     Proposer(RaftPeerId selfId, RaftGroupId groupId, Transport transport, Limits limits, Executor completions,
              ScheduledExecutorService timers) {
@@ -228,7 +238,7 @@ final class Proposer implements AutoCloseable {
 
     private void start(Batch b) {
         long delay = b.started + limits.timeout().toNanos() - System.nanoTime();
-        timers.schedule(() -> finish(b, null), Math.max(0, delay), TimeUnit.NANOSECONDS);
+        b.deadlineTask = timers.schedule(() -> finish(b, null), Math.max(0, delay), TimeUnit.NANOSECONDS);
         attempt(b);
     }
 
@@ -259,10 +269,17 @@ final class Proposer implements AutoCloseable {
             return;
         }
         RaftPeerId to = target;
+        b.attemptInFlight = true;
         sent.whenComplete((reply, error) -> handle(b, to, reply, error));
     }
 
     private void handle(Batch b, RaftPeerId target, RaftClientReply reply, Throwable error) {
+        b.attemptInFlight = false;
+        if (b.done.get()) {
+            // Given up at its deadline while Ratis still held it: its place is free only now.
+            releaseLater(b);
+            return;
+        }
         if (error != null) {
             Throwable cause = unwrap(error);
             transport.transportFailed(target, cause);
@@ -275,13 +292,10 @@ final class Proposer implements AutoCloseable {
             // nothing in Ratis, and a thread switch per batch would add to every write's latency.
             // Starting the next batch does call Ratis, so that runs on the completions executor.
             if (b.done.compareAndSet(false, true)) {
+                cancelDeadline(b);
                 deliver(b, reply.getMessage());
-                try {
-                    completions.execute(this::release);
-                } catch (RuntimeException rejected) {
-                    // The node is stopping: no further batch will start.
-                }
             }
+            releaseLater(b);
             return;
         }
         RaftException e = reply.getException();
@@ -323,13 +337,19 @@ final class Proposer implements AutoCloseable {
 
     /**
      * Fails a batch once: with {@code failure}, or (null) at its deadline, when it reached a
-     * leader but was not committed in time. Then starts the next batch when writes are waiting.
+     * leader but was not committed in time. Its place in flight is given back now unless Ratis
+     * still holds an attempt of it: a batch given up on may yet be appended and applied, and
+     * counting it until Ratis answers is what bounds the writes a node has inside Raft, however
+     * slow Raft gets.
      */
     private void finish(Batch b, Throwable failure) {
         if (!b.done.compareAndSet(false, true)) {
             return;
         }
-        release();
+        cancelDeadline(b);
+        if (!b.attemptInFlight) {
+            releaseOnce(b);
+        }
         Throwable why = failure;
         if (why == null) {
             why = new TimeoutException("the write did not finish within " + limits.timeout().toMillis()
@@ -341,6 +361,28 @@ final class Proposer implements AutoCloseable {
         }
         for (Pending p : b.pending) {
             p.future().completeExceptionally(why);
+        }
+    }
+
+    private static void cancelDeadline(Batch b) {
+        ScheduledFuture<?> task = b.deadlineTask;
+        if (task != null) {
+            task.cancel(false);
+        }
+    }
+
+    /** {@link #releaseOnce} on the completions executor: the caller may be a Ratis thread. */
+    private void releaseLater(Batch b) {
+        try {
+            completions.execute(() -> releaseOnce(b));
+        } catch (RuntimeException rejected) {
+            // The node is stopping: no further batch will start.
+        }
+    }
+
+    private void releaseOnce(Batch b) {
+        if (b.released.compareAndSet(false, true)) {
+            release();
         }
     }
 

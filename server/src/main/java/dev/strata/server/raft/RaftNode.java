@@ -59,6 +59,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -159,7 +160,11 @@ public final class RaftNode implements AutoCloseable {
                 .setOption(RaftStorage.StartupOption.RECOVER)
                 .build();
         this.forwardingClient = newClient(initialPeers(config), null, RetryPolicies.noRetry());
-        this.raftTimers = Executors.newSingleThreadScheduledExecutor(daemon("strata-raft-timer"));
+        ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, daemon("strata-raft-timer"));
+        // A batch's deadline task holds its writes; it is cancelled when the batch is answered,
+        // and must leave the queue then, not at its deadline.
+        timers.setRemoveOnCancelPolicy(true);
+        this.raftTimers = timers;
         this.raftAsync = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
                 daemon("strata-raft-async"));
         this.readBarrier = new ReadBarrier(this::readIndexRound, raftAsync);
