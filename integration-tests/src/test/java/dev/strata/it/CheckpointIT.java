@@ -169,6 +169,36 @@ class CheckpointIT {
     }
 
     /**
+     * A follower wiped again right after a full checkpoint brought it up to date, with no write
+     * since: the leader's sender still holds the match index the follower acknowledged, and the
+     * empty follower refuses every heartbeat with next index 0. Ratis 3.3.0's leader answered
+     * each refusal by putting the next index back right after that match index, and never
+     * notified the follower again (see SnapshotAwareLogAppender#followerLostAcknowledgedEntries).
+     */
+    @Test
+    void aFollowerWipedRightAfterAFullCheckpointCatchesUpAgain() throws Exception {
+        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        write("a/", 300);
+        cluster.awaitCaughtUp(3);
+        long stoppedAt = cluster.status(3).getAppliedIndex();
+        cluster.stopNode(3);
+        FileLinks.deleteTree(cluster.dataDir(3));
+        write("b/", 60);
+        purgeThrough(stoppedAt);
+        cluster.startNode(3);
+        cluster.awaitCaughtUp(3);
+        assertThat(cluster.status(3).getCheckpoints().getFullInstalls()).isEqualTo(1);
+
+        cluster.stopNode(3);
+        FileLinks.deleteTree(cluster.dataDir(3));
+        cluster.startNode(3);
+        cluster.awaitCaughtUp(3);
+
+        assertThat(cluster.status(3).getCheckpoints().getFullInstalls()).isEqualTo(1);
+        assertThat(cluster.localContents(3)).isEqualTo(expected);
+    }
+
+    /**
      * A leader whose latest checkpoint is at the last entry of its term comes back after its
      * successor purged that term from its log. Ratis starts a new log segment with every term,
      * so the successor's log then starts at exactly the entry the old leader needs next, and the

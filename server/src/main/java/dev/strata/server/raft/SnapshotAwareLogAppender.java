@@ -6,14 +6,17 @@ import org.apache.ratis.server.leader.FollowerInfo;
 import org.apache.ratis.server.leader.LeaderState;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with four
+ * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with five
  * decisions corrected: it does not ask a follower to install a checkpoint that the follower has
  * just told it it holds, it does ask a follower that answers but refuses every append (see
  * {@link RefusedAppendsWatch}), it does not take Ratis's placeholder next index 0 for the
- * follower's (see {@link #nextIndexIsAPlaceholder}), and it names a later first index in notices
- * that change nothing (see {@link #noticesChangeNothing}).
+ * follower's (see {@link #nextIndexIsAPlaceholder}), it names a later first index in notices
+ * that change nothing (see {@link #noticesChangeNothing}), and it starts over with a follower
+ * that lost its log (see {@link #followerLostAcknowledgedEntries}).
  *
  * <p>The loop this breaks (Ratis 3.3.0; RATIS-2500, fixed upstream after that release). An
  * append names the entry before its first one, and the leader knows that entry only while it
@@ -38,6 +41,8 @@ import org.apache.ratis.server.raftlog.RaftLog;
  * the append as usual.
  */
 final class SnapshotAwareLogAppender extends GrpcLogAppender {
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotAwareLogAppender.class);
+
     /** Whether this appender has not yet looked at its follower's next index. */
     private boolean firstRound = true;
     /** The next index this appender gave its follower in place of Ratis's placeholder, if it did. */
@@ -149,6 +154,43 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      */
     static boolean noticesChangeNothing(long noticedForMs, long sinceAnswerMs) {
         return noticedForMs >= RefusedAppendsWatch.REFUSING_FOR_MS && sinceAnswerMs < noticedForMs;
+    }
+
+    /**
+     * Ratis's next index for a follower that refused an append, except for a follower that lost
+     * its log: that one starts over from index 0, as a new follower does, with the match index
+     * it had acknowledged forgotten. Called on the reply's gRPC thread, as Ratis's own update
+     * of the follower's indices on an install reply is.
+     */
+    @Override
+    protected long getNextIndexForInconsistency(long requestFirstIndex, long replyNextIndex) {
+        FollowerInfo f = getFollower();
+        long match = f.getMatchIndex();
+        if (followerLostAcknowledgedEntries(replyNextIndex, match)) {
+            LOG.warn("{}: follower {} answers that its log is empty although it acknowledged entries through index {}; "
+                    + "its data directory was lost or replaced: sending it everything again, from a checkpoint if the "
+                    + "log no longer starts at 0", getServer().getMemberId(), f.getId(), match);
+            f.setSnapshotIndex(replyNextIndex - 1); // sets the match index to -1 and the next index to 0
+            return replyNextIndex;
+        }
+        return super.getNextIndexForInconsistency(requestFirstIndex, replyNextIndex);
+    }
+
+    /**
+     * Whether a follower that refused an append naming next index {@code replyNextIndex} has lost
+     * entries it acknowledged to this leader: its log is empty (next index 0) although it
+     * acknowledged entries through {@code matchIndex} (above 0, a leader's starting value). A
+     * follower never drops entries it acknowledged to the current leader (it truncates only
+     * entries that conflict with that leader's log), so this is a wiped or replaced data
+     * directory. Ratis 3.3.0 puts the next index back right after the old match index whenever
+     * the refused request did not start there, as no heartbeat does: the leader then takes the
+     * empty follower for a current one, never notifies it to install a checkpoint, and it stays
+     * empty for the rest of the term. A follower whose log lost only its tail is not recognised
+     * here: its answer cannot be told from one to a request that was overtaken by the follower's
+     * own checkpoint.
+     */
+    static boolean followerLostAcknowledgedEntries(long replyNextIndex, long matchIndex) {
+        return replyNextIndex == RaftLog.LEAST_VALID_LOG_INDEX && matchIndex > RaftLog.LEAST_VALID_LOG_INDEX;
     }
 
     /**

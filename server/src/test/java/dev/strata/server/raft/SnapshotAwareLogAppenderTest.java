@@ -2,6 +2,7 @@ package dev.strata.server.raft;
 
 import org.junit.jupiter.api.Test;
 
+import static dev.strata.server.raft.SnapshotAwareLogAppender.followerLostAcknowledgedEntries;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerSnapshotCoversThePreviousEntry;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.nextIndexIsAPlaceholder;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.noticesChangeNothing;
@@ -13,9 +14,29 @@ import static org.assertj.core.api.Assertions.assertThat;
  * snapshot through 120 and needs 121 on), when a new appender's next index 0 is Ratis's
  * placeholder (the eighth soak's run 163: the leader's log started at 29218), and when notices
  * that changed nothing name the commit index + 1 as the log's first index (the tenth soak's run
- * 44). RefusedAppendsWatchTest has the refused-appends rule; CheckpointIT shows each in a cluster.
+ * 44), and when a follower has lost its log (an empty log after it acknowledged entries through
+ * 34001). RefusedAppendsWatchTest has the refused-appends rule; CheckpointIT shows each in a
+ * cluster.
  */
 class SnapshotAwareLogAppenderTest {
+    @Test
+    void anEmptyFollowerThatAcknowledgedEntriesLostItsLog() {
+        assertThat(followerLostAcknowledgedEntries(0, 34001)).isTrue();
+    }
+
+    @Test
+    void aNewOrUnknownFollowerWithAnEmptyLogLostNothing() {
+        assertThat(followerLostAcknowledgedEntries(0, 0)).as("a leader's starting match index").isFalse();
+        assertThat(followerLostAcknowledgedEntries(0, -1)).as("after a reset").isFalse();
+    }
+
+    @Test
+    void aRefusalNamingALaterIndexIsLeftToRatis() {
+        assertThat(followerLostAcknowledgedEntries(34002, 34001)).as("behind the leader, nothing lost").isFalse();
+        assertThat(followerLostAcknowledgedEntries(30000, 34001))
+                .as("a request overtaken by the follower's own checkpoint looks the same as a lost tail").isFalse();
+    }
+
     @Test
     void aFollowerWhoseSnapshotEndsJustBeforeTheLeadersLogGetsEntries() {
         assertThat(followerSnapshotCoversThePreviousEntry(121, true, 120, 121)).isTrue();
