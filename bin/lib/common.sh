@@ -10,10 +10,18 @@ strata_die() {
   exit 1
 }
 
-# Prints the major version of the java at $1 (8 for "1.8", 21 for "21"), or nothing if it does not run.
+# Prints the major version of the java at $1 (8 for "1.8", 21 for "21"), from its JDK's release
+# file, else by running it; nothing if neither tells.
 strata_java_major() {
-  local spec
-  spec="$("$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')"
+  local spec="" release
+  # Reading the release file spares starting a JVM, about 0.1 s of every command.
+  release="$(dirname "$(dirname "$(readlink -f "$1")")")/release"
+  if [[ -r "$release" ]]; then
+    spec="$(sed -n 's/^JAVA_VERSION="\([^"]*\)".*/\1/p' "$release")"
+  fi
+  if [[ -z "$spec" ]]; then
+    spec="$("$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')"
+  fi
   spec="${spec#1.}"
   echo "${spec%%.*}"
 }

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -139,5 +140,36 @@ class StrataCommandTest {
         }
         assertThat(cli.getSubcommands().keySet()).contains("put", "get", "del", "range", "txn", "status", "members",
                 "member-add", "member-promote", "member-remove", "transfer-leader", "checkpoint", "shell", "bench");
+    }
+
+    @Test
+    void everySubcommandIsFoundByItsOwnName() {
+        for (String name : StrataCommand.commandLine(InputStream.nullInputStream(), false).getSubcommands().keySet()) {
+            assertThat(StrataCommand.commandLineFor(new String[] {name}, InputStream.nullInputStream(), false)
+                    .getSubcommands().keySet()).as(name).containsExactly(name);
+        }
+    }
+
+    @Test
+    void aOneShotCommandBuildsOnlyItsOwnSubcommand() {
+        StringWriter help = new StringWriter();
+        var cli = StrataCommand.commandLineFor(new String[] {"get", "--help"}, InputStream.nullInputStream(), false);
+        assertThat(cli.getSubcommands().keySet()).containsExactly("get");
+        assertThat(cli.setOut(new PrintWriter(help, true)).execute("get", "--help")).isEqualTo(ExitCode.OK);
+        assertThat(help.toString()).startsWith("Usage: strata get");
+    }
+
+    @Test
+    void helpAndMistypedCommandsSeeTheWholeTree() {
+        var all = StrataCommand.commandLine(InputStream.nullInputStream(), false).getSubcommands().keySet();
+        for (String[] args : List.of(new String[0], new String[] {"--help"}, new String[] {"gte", "k"})) {
+            assertThat(StrataCommand.commandLineFor(args, InputStream.nullInputStream(), false).getSubcommands().keySet())
+                    .as(String.join(" ", args)).isEqualTo(all);
+        }
+        StringWriter err = new StringWriter();
+        int code = StrataCommand.commandLineFor(new String[] {"gte", "k"}, InputStream.nullInputStream(), false)
+                .setErr(new PrintWriter(err, true)).execute("gte", "k");
+        assertThat(code).isEqualTo(ExitCode.USAGE);
+        assertThat(err.toString()).as("a suggestion from the whole tree").contains("Did you mean: strata ");
     }
 }

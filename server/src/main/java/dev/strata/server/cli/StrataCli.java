@@ -31,7 +31,7 @@ public final class StrataCli {
     private StrataCli() {}
 
     public static void main(String[] args) {
-        System.exit(commandLine(System.in, System.console() != null).execute(args));
+        System.exit(withBackups(StrataCommand.commandLineFor(args, System.in, System.console() != null)).execute(args));
     }
 
     /** Runs the command line with no standard input; returns the exit code. */
@@ -40,10 +40,15 @@ public final class StrataCli {
     }
 
     static CommandLine commandLine(InputStream stdin, boolean terminal) {
-        CommandLine cli = StrataCommand.commandLine(stdin, terminal);
-        cli.getSubcommands().get("checkpoint")
-                .addSubcommand(new SaveCommand())
-                .addSubcommand(new RestoreCommand());
+        return withBackups(StrataCommand.commandLine(stdin, terminal));
+    }
+
+    /** Adds {@code checkpoint save} and {@code checkpoint restore} to the tree, when it holds {@code checkpoint}. */
+    private static CommandLine withBackups(CommandLine cli) {
+        CommandLine checkpoint = cli.getSubcommands().get("checkpoint");
+        if (checkpoint != null) {
+            checkpoint.addSubcommand(new SaveCommand()).addSubcommand(new RestoreCommand());
+        }
         return cli;
     }
 
