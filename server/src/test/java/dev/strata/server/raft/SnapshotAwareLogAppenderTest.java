@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerLostAcknowledgedEntries;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerSnapshotCoversThePreviousEntry;
+import static dev.strata.server.raft.SnapshotAwareLogAppender.heartbeatMayNotCount;
+import static dev.strata.server.raft.SnapshotAwareLogAppender.commitIndexNews;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.nextIndexIsAPlaceholder;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.noticesChangeNothing;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,6 +21,29 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cluster.
  */
 class SnapshotAwareLogAppenderTest {
+    @Test
+    void aCommitIndexTheFollowerLacksGoesOutAloneOnce() {
+        assertThat(commitIndexNews(120, 119, -1)).isTrue();
+        assertThat(commitIndexNews(120, 119, 120)).as("already on its way").isFalse();
+        assertThat(commitIndexNews(121, 119, 120)).as("a later one").isTrue();
+    }
+
+    @Test
+    void aFollowerThatKnowsTheCommitIndexGetsNoHeartbeatForIt() {
+        assertThat(commitIndexNews(120, 120, -1)).isFalse();
+    }
+
+    @Test
+    void aReadsHeartbeatAloneMayNotCount() {
+        assertThat(heartbeatMayNotCount(41, 42)).as("only the heartbeat left").isTrue();
+        assertThat(heartbeatMayNotCount(41, 41)).as("not sent yet: the trigger is still pending").isTrue();
+    }
+
+    @Test
+    void aRequestAfterTheHeartbeatMakesASecondOneNeedless() {
+        assertThat(heartbeatMayNotCount(41, 43)).isFalse();
+    }
+
     @Test
     void anEmptyFollowerThatAcknowledgedEntriesLostItsLog() {
         assertThat(followerLostAcknowledgedEntries(0, 34001)).isTrue();
