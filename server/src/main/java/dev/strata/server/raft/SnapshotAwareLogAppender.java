@@ -58,6 +58,8 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
 
     /** The leader's commit index the last commit-only heartbeat carried. Appender thread only. */
     private long commitSentAlone = RaftLog.INVALID_LOG_INDEX;
+    /** The follower's match index when that heartbeat went out. Appender thread only. */
+    private long matchWhenSentAlone = RaftLog.INVALID_LOG_INDEX;
 
 
     /** Whether this appender has not yet looked at its follower's next index. */
@@ -183,27 +185,45 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * follower's, to apply what its ReadIndex round named, and the leader's too, because a
      * ReadIndex round counts only replies from followers that know the commit index it
      * started at. With few writes a tenth of the reads of a 95%-read mix waited about 500 ms.
-     * etcd's leader sends a new commit index at once, too. Each commit index goes out alone
-     * once, so the appender does not repeat it while the answer is on its way. Called on the
-     * appender's own thread.
+     * etcd's leader sends a new commit index at once, too.
+     *
+     * <p>A follower takes a commit index only up to what it has on disk. When the other
+     * follower's reply committed an index this one has not yet flushed, the heartbeat finds it
+     * short, so the commit index goes out again once the follower's append reply shows more of
+     * the log on disk. Otherwise each commit index goes out alone once, so the appender does not
+     * repeat it while the answer is on its way. Called on the appender's own thread.
      */
     @Override
     public AppendEntriesRequestProto newAppendEntriesRequest(long callId, boolean heartbeat) throws RaftLogIOException {
         AppendEntriesRequestProto request = super.newAppendEntriesRequest(callId, heartbeat);
         long leaderCommit = getRaftLog().getLastCommittedIndex();
-        if (request == null && commitIndexNews(leaderCommit, getFollower().getCommitIndex(), commitSentAlone)) {
+        FollowerInfo follower = getFollower();
+        long match = follower.getMatchIndex();
+        if (request == null
+                && commitIndexNews(leaderCommit, follower.getCommitIndex(), match, commitSentAlone, matchWhenSentAlone)) {
             commitSentAlone = leaderCommit;
+            matchWhenSentAlone = match;
             return super.newAppendEntriesRequest(callId, true);
         }
         return request;
     }
 
     /**
-     * Whether a heartbeat would tell the follower a commit index it does not know and that no
-     * commit-only heartbeat has carried yet.
+     * Whether a heartbeat would tell the follower a commit index it does not know and could
+     * take: one no commit-only heartbeat has carried yet, or one the last such heartbeat found
+     * short of the follower's disk, which has since acknowledged more of the log.
+     *
+     * @param followerMatch the last index the follower has acknowledged as on its disk
      */
-    static boolean commitIndexNews(long leaderCommit, long followerCommit, long sentAlone) {
-        return leaderCommit > followerCommit && leaderCommit > sentAlone;
+    static boolean commitIndexNews(long leaderCommit, long followerCommit, long followerMatch,
+                                   long sentAlone, long matchWhenSentAlone) {
+        if (leaderCommit <= followerCommit) {
+            return false;
+        }
+        if (leaderCommit > sentAlone) {
+            return true;
+        }
+        return followerMatch > matchWhenSentAlone && Math.min(leaderCommit, followerMatch) > followerCommit;
     }
 
     /**

@@ -23,14 +23,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SnapshotAwareLogAppenderTest {
     @Test
     void aCommitIndexTheFollowerLacksGoesOutAloneOnce() {
-        assertThat(commitIndexNews(120, 119, -1)).isTrue();
-        assertThat(commitIndexNews(120, 119, 120)).as("already on its way").isFalse();
-        assertThat(commitIndexNews(121, 119, 120)).as("a later one").isTrue();
+        assertThat(commitIndexNews(120, 119, 120, -1, -1)).isTrue();
+        assertThat(commitIndexNews(120, 119, 120, 120, 120)).as("already on its way").isFalse();
+        assertThat(commitIndexNews(121, 119, 121, 120, 120)).as("a later one").isTrue();
     }
 
     @Test
     void aFollowerThatKnowsTheCommitIndexGetsNoHeartbeatForIt() {
-        assertThat(commitIndexNews(120, 120, -1)).isFalse();
+        assertThat(commitIndexNews(120, 120, 120, -1, -1)).isFalse();
+    }
+
+    @Test
+    void aCommitIndexFoundShortOfTheFollowersDiskGoesOutAgainOnceMoreIsOnDisk() {
+        // Committed by the other follower's reply while this one was still flushing 118..120.
+        assertThat(commitIndexNews(120, 117, 117, 120, 117)).as("nothing more on disk yet").isFalse();
+        assertThat(commitIndexNews(120, 117, 120, 120, 117)).as("its reply shows 120 on disk").isTrue();
+        assertThat(commitIndexNews(120, 117, 118, 120, 117)).as("some of it on disk").isTrue();
+    }
+
+    @Test
+    void aFollowerWhoseDiskHoldsNoMoreThanItsCommitIndexGetsNoRepeat() {
+        assertThat(commitIndexNews(120, 118, 118, 120, 117)).isFalse();
     }
 
     @Test
