@@ -266,10 +266,18 @@ final class CheckpointCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "(%s) restarting node %d; node %d leads, its log starts at %d ...%n", scenario, follower,
                 source, before.getLogStartIndex());
         long start = System.nanoTime();
-        cluster.startNode(follower);
+        if (wipe) {
+            // A member that lost its disk comes back as a new member (it may not vote before it has caught up).
+            cluster.replaceWipedNode(follower, timeout);
+        } else {
+            cluster.startNode(follower);
+        }
         double startSeconds = (System.nanoTime() - start) / 1e9;
         cluster.awaitApplied(follower, timeout);
         double seconds = (System.nanoTime() - start) / 1e9;
+        if (wipe) {
+            cluster.promote(follower, timeout);
+        }
 
         CheckpointStatus got = cluster.status(follower).getCheckpoints();
         StatusResponse after = cluster.status(source);

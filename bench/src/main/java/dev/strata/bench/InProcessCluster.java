@@ -4,6 +4,9 @@ import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.server.testing.Ports;
 import dev.strata.proto.v1.ClusterGrpc;
 import dev.strata.proto.v1.KVGrpc;
+import dev.strata.proto.v1.MemberAddRequest;
+import dev.strata.proto.v1.MemberPromoteRequest;
+import dev.strata.proto.v1.MemberRemoveRequest;
 import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.server.StrataServer;
@@ -87,6 +90,30 @@ final class InProcessCluster implements AutoCloseable {
 
     /** Starts (or restarts, with whatever its data directory holds) node {@code id}. */
     void startNode(long id) throws IOException {
+        startNode(id, false);
+    }
+
+    /**
+     * Brings back stopped node {@code id} whose data directory was lost, as member-replace does:
+     * removes it, starts it empty in join mode and adds it as a learner. It then catches up;
+     * {@link #promote} makes it a voter again.
+     */
+    void replaceWipedNode(long id, Duration timeout) throws IOException {
+        Node n = nodes.get(id);
+        // Asked before the start: a joining node names no leader until it is added.
+        long leader = awaitLeader(timeout);
+        cluster(leader).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
+        startNode(id, true);
+        cluster(leader).memberAdd(MemberAddRequest.newBuilder().setId(id)
+                .setRaftAddress("127.0.0.1:" + n.raftPort()).setClientAddress("127.0.0.1:" + n.clientPort()).build());
+    }
+
+    /** Makes learner {@code id} a voter. */
+    void promote(long id, Duration timeout) {
+        cluster(awaitLeader(timeout)).memberPromote(MemberPromoteRequest.newBuilder().setId(id).build());
+    }
+
+    private void startNode(long id, boolean join) throws IOException {
         Node n = nodes.get(id);
         Map<String, String> c = new HashMap<>(settings);
         c.put("strata.node.id", Long.toString(id));
@@ -96,6 +123,9 @@ final class InProcessCluster implements AutoCloseable {
         c.put("strata.server.raft-port", Integer.toString(n.raftPort()));
         // Three nodes cannot share one metrics port; the benchmark reads Status instead.
         c.put("strata.server.http-port", "0");
+        if (join) {
+            c.put("strata.cluster.join", "true");
+        }
         running.put(id, StrataServer.start(ServerConfig.resolve(c)));
     }
 
@@ -128,15 +158,17 @@ final class InProcessCluster implements AutoCloseable {
     }
 
     StatusResponse status(long id) {
-        return ClusterGrpc.newBlockingStub(channel(id)).withDeadlineAfter(CALL.toMillis(), TimeUnit.MILLISECONDS)
-                .status(StatusRequest.getDefaultInstance());
+        return cluster(id).status(StatusRequest.getDefaultInstance());
+    }
+
+    private ClusterGrpc.ClusterBlockingStub cluster(long id) {
+        return ClusterGrpc.newBlockingStub(channel(id)).withDeadlineAfter(CALL.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Asks every running node for a checkpoint now (each flushes its engine and lets Raft purge its log). */
     void checkpointAll() {
         for (long id : runningIds()) {
-            ClusterGrpc.newBlockingStub(channel(id)).withDeadlineAfter(CALL.toMillis(), TimeUnit.MILLISECONDS)
-                    .checkpoint(CheckpointRequest.getDefaultInstance());
+            cluster(id).checkpoint(CheckpointRequest.getDefaultInstance());
         }
     }
 

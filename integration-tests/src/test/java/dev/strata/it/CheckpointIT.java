@@ -44,6 +44,7 @@ import java.util.stream.Stream;
 
 import static dev.strata.it.Kv.put;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Checkpoint shipping in a cluster. Followers that fell behind the leader's purged log catch up
@@ -154,48 +155,80 @@ class CheckpointIT {
         write("b/", 60);
         purgeThrough(stoppedAt);
 
-        cluster.startNode(3);
-        // While it fetches, the leader goes; the new leader's plan finishes the job.
+        Thread replacing = replaceInBackground(3);
+        cluster.startReplacedNode(3);
+        // While it fetches, the leadership moves; the new leader's plan finishes the job.
+        Await.until(() -> cluster.status(3).getCheckpoints().getFullInstalls() > 0 || cluster.status(3).getAppliedIndex() > 0,
+                Duration.ofSeconds(60), "node 3 to start catching up");
         long first = cluster.awaitLeader();
-        cluster.stopNode(first);
-        cluster.awaitLeader();
+        long other = first == 1 ? 2 : 1;
+        cluster.cluster(first).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(other).build());
         write("c/", 30);
-        cluster.startNode(first);
+        replacing.join();
         cluster.awaitCaughtUp(3);
 
         CheckpointStatus c = cluster.status(3).getCheckpoints();
         assertThat(c.getFullInstalls()).isGreaterThanOrEqualTo(1);
         assertThat(cluster.localContents(3)).isEqualTo(expected);
+        assertThat(replaceExit.get()).isZero();
     }
 
     /**
-     * A follower wiped again right after a full checkpoint brought it up to date, with no write
-     * since: the leader's sender still holds the match index the follower acknowledged, and the
-     * empty follower refuses every heartbeat with next index 0. Ratis 3.3.0's leader answered
-     * each refusal by putting the next index back right after that match index, and never
-     * notified the follower again (see SnapshotAwareLogAppender#followerLostAcknowledgedEntries).
+     * A member whose data directory was lost is refused when it starts again in place as a
+     * voter (it lost the votes and log Raft counts on), and comes back through member-replace,
+     * also when it is wiped again right after a full checkpoint brought it up to date. Ratis
+     * 3.3.0's leader never caught up a follower wiped that way while it stayed a voter (see
+     * SnapshotAwareLogAppender#followerLostAcknowledgedEntries); replaced, it is a new member.
      */
     @Test
-    void aFollowerWipedRightAfterAFullCheckpointCatchesUpAgain() throws Exception {
+    void aWipedMemberIsRefusedInPlaceAndComesBackThroughMemberReplace() throws Exception {
         cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
         write("a/", 300);
         cluster.awaitCaughtUp(3);
+        Await.until(() -> recordedInDirectory(3), Duration.ofSeconds(30), "node 3 to record itself in the member directory");
         long stoppedAt = cluster.status(3).getAppliedIndex();
         cluster.stopNode(3);
         FileLinks.deleteTree(cluster.dataDir(3));
         write("b/", 60);
         purgeThrough(stoppedAt);
-        cluster.startNode(3);
+
+        assertThatThrownBy(() -> cluster.startNode(3)).hasRootCauseInstanceOf(IOException.class)
+                .rootCause().hasMessageContaining("empty data directory").hasMessageContaining("strata member-replace 3");
+
+        replaceWithCli(3);
         cluster.awaitCaughtUp(3);
         assertThat(cluster.status(3).getCheckpoints().getFullInstalls()).isEqualTo(1);
 
         cluster.stopNode(3);
         FileLinks.deleteTree(cluster.dataDir(3));
-        cluster.startNode(3);
+        replaceWithCli(3);
         cluster.awaitCaughtUp(3);
 
         assertThat(cluster.status(3).getCheckpoints().getFullInstalls()).isEqualTo(1);
+        assertThat(cluster.status(3).getRole()).isEqualTo(StatusResponse.Role.FOLLOWER);
         assertThat(cluster.localContents(3)).isEqualTo(expected);
+    }
+
+    private final AtomicInteger replaceExit = new AtomicInteger(-1);
+
+    /** Runs {@code strata member-replace ID} on a thread of its own; its exit code lands in {@link #replaceExit}. */
+    private Thread replaceInBackground(long id) {
+        String endpoints = String.join(",", cluster.node(1).clientAddress(), cluster.node(2).clientAddress());
+        return Thread.ofPlatform().name("member-replace").start(() ->
+                replaceExit.set(StrataCli.run("member-replace", Long.toString(id), "--wait", "2m", "--endpoints", endpoints)));
+    }
+
+    /** Brings wiped node {@code id} back as an operator does: member-replace, and the node started to join. */
+    private void replaceWithCli(long id) throws InterruptedException {
+        Thread replacing = replaceInBackground(id);
+        cluster.startReplacedNode(id);
+        replacing.join();
+        assertThat(replaceExit.get()).as("member-replace's exit code").isZero();
+    }
+
+    /** Whether the leader's replicated member directory has a record for node {@code id}. */
+    private boolean recordedInDirectory(long id) {
+        return cluster.server(cluster.awaitLeader()).memberDirectory().getMembersList().stream().anyMatch(m -> m.getId() == id);
     }
 
     /**

@@ -169,6 +169,15 @@ final class TestCluster implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Starts node {@code id}, whose data directory was lost, in join mode on its old ports: it
+     * waits until the cluster has removed it, then until it is added again (member-replace).
+     */
+    void startReplacedNode(long id) {
+        joining.put(id, true);
+        startNode(id);
+    }
+
     /** The server of running node {@code id}. */
     StrataServer server(long id) {
         StrataServer s = running.get(id);

@@ -1,5 +1,6 @@
 package dev.strata.server;
 
+import dev.strata.proto.v1.MemberDirectory;
 import dev.strata.server.config.ServerConfig;
 import dev.strata.server.grpc.ApiServer;
 import dev.strata.server.metrics.CheckpointMetrics;
@@ -134,6 +135,14 @@ public final class StrataServer implements AutoCloseable {
      */
     public CompletableFuture<Void> failed() {
         return node.stoppedByItself();
+    }
+
+    /**
+     * The replicated member directory as this node has applied it: each member that has run (or
+     * was added) and its client address. A record means a start on an empty disk is refused.
+     */
+    public MemberDirectory memberDirectory() {
+        return node.stateMachine().memberDirectory();
     }
 
     /** The port of the gRPC API (useful when the configuration asked for port 0). */

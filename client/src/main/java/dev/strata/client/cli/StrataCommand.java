@@ -57,6 +57,7 @@ public final class StrataCommand {
                 new Subcommand("member-add", MemberAddCommand::new),
                 new Subcommand("member-promote", MemberPromoteCommand::new),
                 new Subcommand("member-remove", MemberRemoveCommand::new),
+                new Subcommand("member-replace", MemberReplaceCommand::new),
                 new Subcommand("transfer-leader", TransferLeaderCommand::new),
                 new Subcommand("checkpoint", CheckpointCommand::new),
                 new Subcommand("shell", () -> new ShellCommand(stdin, terminal)),

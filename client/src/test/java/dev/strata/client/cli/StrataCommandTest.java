@@ -139,7 +139,7 @@ class StrataCommandTest {
             assertThat(help.toString()).as(name).startsWith("Usage: strata " + name);
         }
         assertThat(cli.getSubcommands().keySet()).contains("put", "get", "del", "range", "txn", "status", "members",
-                "member-add", "member-promote", "member-remove", "transfer-leader", "checkpoint", "shell", "bench");
+                "member-add", "member-promote", "member-remove", "member-replace", "transfer-leader", "checkpoint", "shell", "bench");
     }
 
     @Test

@@ -57,6 +57,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -112,6 +113,8 @@ public final class RaftNode implements AutoCloseable {
     private final ExecutorService raftAsync;
     private final Proposer proposer;
     private final ReadBarrier readBarrier;
+    /** Whether the node found nothing on disk when it was built (a new member, or a replaced disk). */
+    private final boolean startsEmpty;
 
     /**
      * Builds the node's Raft server over the engine in {@code config.engineDir()}, its transport
@@ -126,6 +129,7 @@ public final class RaftNode implements AutoCloseable {
         this.properties = RaftSettings.properties(config);
         tls.configureRaft(parameters);
         this.configuredPeers = config.peers().stream().collect(Collectors.toUnmodifiableMap(PeerSpec::id, p -> p));
+        this.startsEmpty = ReplacedDiskGuard.nothingOnDisk(config.raftDir(), config.engineDir());
         EngineOptions engineOptions = EngineOptions.builder()
                 .walMode(WalMode.DISABLED)
                 .writeBufferSize(config.writeBufferSize())
@@ -248,8 +252,50 @@ public final class RaftNode implements AutoCloseable {
 
     /** Starts the Raft server: opens the engine, replays the log after its durable marker, joins the group. */
     public void start() throws IOException {
+        if (startsEmpty) {
+            List<RaftPeer> others = initialPeers(config).stream().filter(p -> !p.getId().equals(selfId)).toList();
+            ReplacedDiskGuard.check(config.nodeId(), config.join(), others,
+                    p -> newClient(List.of(p), p.getId(), RetryPolicies.noRetry()));
+        }
         server.start();
         division = server.getDivision(groupId);
+        if (configuredPeers.containsKey(config.nodeId())) {
+            recordSelfInDirectoryLater();
+        }
+    }
+
+    /**
+     * Records this node's client address in the replicated member directory once it runs as a
+     * voter, unless a record exists (the one member-add wrote wins). The record also says the
+     * node has run: {@link ReplacedDiskGuard} refuses to start it again on an empty disk.
+     * Retries every second until the record is applied here.
+     */
+    private void recordSelfInDirectory() {
+        if (closing || stateMachine.memberAddress(config.nodeId()) != null) {
+            return;
+        }
+        RaftServer.Division d = division;
+        boolean voter = d != null && d.getRaftConf().getPeer(selfId, RaftPeerRole.FOLLOWER) != null;
+        if (!voter || d.getInfo().getLeaderId() == null || d.getInfo().getLastAppliedIndex() < 1) {
+            recordSelfInDirectoryLater();
+            return;
+        }
+        String address = configuredPeers.get(config.nodeId()).clientAddress();
+        write(Command.newBuilder().setSetMember(MemberRecord.newBuilder().setId(config.nodeId()).setClientAddress(address)).build())
+                .whenComplete((reply, failure) -> {
+                    if (failure != null) {
+                        LOG.debug("node {}: recording its client address failed, will retry: {}", config.nodeId(), failure.toString());
+                    }
+                    recordSelfInDirectoryLater();
+                });
+    }
+
+    private void recordSelfInDirectoryLater() {
+        try {
+            raftTimers.schedule(this::recordSelfInDirectory, 1, TimeUnit.SECONDS);
+        } catch (RejectedExecutionException e) {
+            // The node is closing: its timers take no more work, and the record can wait for its next start.
+        }
     }
 
     /**

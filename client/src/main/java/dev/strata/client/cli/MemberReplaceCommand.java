@@ -1,0 +1,118 @@
+package dev.strata.client.cli;
+
+import dev.strata.client.Member;
+import dev.strata.client.NodeStatus;
+import dev.strata.client.StrataClient;
+import dev.strata.client.StrataException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
+
+/**
+ * {@code strata member-replace ID}: brings back a member whose disk was replaced, as a new member
+ * under the same id and addresses. A member that lost its data must not vote again until it has
+ * caught up (its votes and log are gone), so the command removes it, adds it back as a learner
+ * once it runs again in join mode, waits until it has applied what the cluster had committed,
+ * and promotes it. Each step looks at the configuration first, so a run that stopped halfway
+ * can be run again.
+ */
+@Command(name = "member-replace", mixinStandardHelpOptions = true,
+        description = {"Replaces member ID whose data directory was lost (a new disk): removes it, waits for the node to "
+                + "run again on its empty directory with strata.cluster.join=true (--join), adds it back as a learner, "
+                + "waits until it has caught up and makes it a voter again. Prints each step and the members after."})
+final class MemberReplaceCommand implements Callable<Integer> {
+    private static final long POLL_MS = 500;
+
+    @Mixin
+    ClientOptions client;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "ID", description = "the member's id")
+    long id;
+
+    @Option(names = "--wait", defaultValue = "10m", converter = DurationConverter.class, paramLabel = "DURATION",
+            description = "how long to wait for the node to start and then to catch up (default: ${DEFAULT-VALUE})")
+    Duration wait;
+
+    @Override
+    public Integer call() {
+        MemberIds.requirePositive(spec, id);
+        PrintWriter out = spec.commandLine().getOut();
+        try (StrataClient c = client.connect()) {
+            Optional<Member> found = find(c.members());
+            if (found.isEmpty()) {
+                spec.commandLine().getErr().println("strata member-replace: node " + id + " is not a member; add a new "
+                        + "node with member-add");
+                return ExitCode.FAILED;
+            }
+            Member m = found.get();
+            if (!m.learner()) {
+                c.removeMember(id);
+                out.println("removed node " + id + "; start it now on its empty data directory with --join "
+                        + "(strata.cluster.join=true)");
+            }
+            if (!awaitTrue(() -> answersAs(m.clientAddress()).isPresent())) {
+                return timedOut("node " + id + " to answer at " + m.clientAddress());
+            }
+            if (find(c.members()).isEmpty()) {
+                c.addMember(id, m.raftAddress(), m.clientAddress());
+                out.println("added node " + id + " as a learner; it catches up from the log or a checkpoint");
+            }
+            long target = c.status().commitIndex();
+            if (!awaitTrue(() -> answersAs(m.clientAddress()).map(s -> s.appliedIndex() >= target).orElse(false))) {
+                return timedOut("node " + id + " to apply index " + target);
+            }
+            out.println("node " + id + " has applied index " + target + "; promoting it");
+            MembersCommand.print(out, client.json(), c.promoteMember(id));
+        }
+        return ExitCode.OK;
+    }
+
+    private Optional<Member> find(List<Member> members) {
+        return members.stream().filter(m -> m.id() == id).findFirst();
+    }
+
+    /** The status of the node at {@code address}, when it answers and is node {@link #id}. */
+    private Optional<NodeStatus> answersAs(String address) {
+        try (StrataClient one = client.connectTo(address)) {
+            NodeStatus s = one.status();
+            return s.memberId() == id ? Optional.of(s) : Optional.empty();
+        } catch (StrataException e) {
+            return Optional.empty();
+        }
+    }
+
+    private boolean awaitTrue(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(POLL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int timedOut(String what) {
+        spec.commandLine().getErr().println("strata member-replace: gave up after " + wait.toSeconds() + " s waiting for "
+                + what + "; run the command again to go on from where it stopped");
+        return ExitCode.FAILED;
+    }
+}
