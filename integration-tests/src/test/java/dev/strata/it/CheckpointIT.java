@@ -3,6 +3,7 @@ package dev.strata.it;
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.CheckpointStatus;
 import dev.strata.proto.v1.MemberAddRequest;
+import dev.strata.proto.v1.MemberListRequest;
 import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.MemberPromoteRequest;
 import dev.strata.proto.v1.PutRequest;
@@ -44,7 +45,6 @@ import java.util.stream.Stream;
 
 import static dev.strata.it.Kv.put;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Checkpoint shipping in a cluster. Followers that fell behind the leader's purged log catch up
@@ -144,44 +144,51 @@ class CheckpointIT {
         assertThat(cluster.localContents(3)).isEqualTo(expected);
     }
 
+    /**
+     * A wiped follower, started in place, is replaced while its leader restarts in the middle of
+     * the replacement: member-replace, run again when it failed, finishes the job, and the
+     * member catches up through a full checkpoint.
+     */
     @Test
-    void aWipedFollowerCatchesUpThroughAFullCheckpointEvenWhenTheLeaderChanges() throws Exception {
+    void aWipedFollowerIsReplacedEvenWhenTheLeaderRestartsMeanwhile() throws Exception {
         cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
         write("a/", 800);
         cluster.awaitCaughtUp(3);
+        Await.until(() -> recordedInDirectory(3), Duration.ofSeconds(30), "node 3 to record itself in the member directory");
         long stoppedAt = cluster.status(3).getAppliedIndex();
         cluster.stopNode(3);
         FileLinks.deleteTree(cluster.dataDir(3));
         write("b/", 60);
         purgeThrough(stoppedAt);
-
-        Thread replacing = replaceInBackground(3);
-        cluster.startReplacedNode(3);
-        // While it fetches, the leadership moves; the new leader's plan finishes the job.
-        Await.until(() -> cluster.status(3).getCheckpoints().getFullInstalls() > 0 || cluster.status(3).getAppliedIndex() > 0,
-                Duration.ofSeconds(60), "node 3 to start catching up");
         long first = cluster.awaitLeader();
         long other = first == 1 ? 2 : 1;
-        cluster.cluster(first).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(other).build());
-        write("c/", 30);
+
+        Thread replacing = replaceInBackground(3);
+        cluster.startNode(3); // in place: returns once the removal let it start as a new member
+        Await.until(() -> listed(other, 3), Duration.ofSeconds(60), "node 3 to be added back");
+        cluster.stopNode(first);
+        cluster.startNode(first);
         replacing.join();
+        if (replaceExit.get() != 0) {
+            replaceWithCliAgain(3);
+        }
         cluster.awaitCaughtUp(3);
 
         CheckpointStatus c = cluster.status(3).getCheckpoints();
         assertThat(c.getFullInstalls()).isGreaterThanOrEqualTo(1);
         assertThat(cluster.localContents(3)).isEqualTo(expected);
-        assertThat(replaceExit.get()).isZero();
+        assertThat(cluster.status(3).getRole()).isEqualTo(StatusResponse.Role.FOLLOWER);
     }
 
     /**
-     * A member whose data directory was lost is refused when it starts again in place as a
-     * voter (it lost the votes and log Raft counts on), and comes back through member-replace,
-     * also when it is wiped again right after a full checkpoint brought it up to date. Ratis
-     * 3.3.0's leader never caught up a follower wiped that way while it stayed a voter (see
-     * SnapshotAwareLogAppender#followerLostAcknowledgedEntries); replaced, it is a new member.
+     * A member whose data directory was lost and is started again in place, as the voter it was,
+     * waits until member-replace has removed it (it lost the votes and log Raft counts on), then
+     * comes back as a new member; also when it is wiped again right after a full checkpoint
+     * brought it up to date. Ratis 3.3.0's leader never caught up a follower wiped that way
+     * while it stayed a voter (see SnapshotAwareLogAppender#followerLostAcknowledgedEntries).
      */
     @Test
-    void aWipedMemberIsRefusedInPlaceAndComesBackThroughMemberReplace() throws Exception {
+    void aWipedMemberStartedInPlaceComesBackThroughMemberReplace() throws Exception {
         cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
         write("a/", 300);
         cluster.awaitCaughtUp(3);
@@ -192,10 +199,10 @@ class CheckpointIT {
         write("b/", 60);
         purgeThrough(stoppedAt);
 
-        assertThatThrownBy(() -> cluster.startNode(3)).hasRootCauseInstanceOf(IOException.class)
-                .rootCause().hasMessageContaining("empty data directory").hasMessageContaining("strata member-replace 3");
-
-        replaceWithCli(3);
+        Thread replacing = replaceInBackground(3);
+        cluster.startNode(3); // in place: returns once the removal let it start as a new member
+        replacing.join();
+        assertThat(replaceExit.get()).as("member-replace's exit code").isZero();
         cluster.awaitCaughtUp(3);
         assertThat(cluster.status(3).getCheckpoints().getFullInstalls()).isEqualTo(1);
 
@@ -218,12 +225,25 @@ class CheckpointIT {
                 replaceExit.set(StrataCli.run("member-replace", Long.toString(id), "--wait", "2m", "--endpoints", endpoints)));
     }
 
-    /** Brings wiped node {@code id} back as an operator does: member-replace, and the node started to join. */
+    /** Brings wiped node {@code id} back with member-replace and the node started to join, as before the command. */
     private void replaceWithCli(long id) throws InterruptedException {
         Thread replacing = replaceInBackground(id);
         cluster.startReplacedNode(id);
         replacing.join();
         assertThat(replaceExit.get()).as("member-replace's exit code").isZero();
+    }
+
+    /** Runs member-replace again, on the calling thread, for a node that is already running. */
+    private void replaceWithCliAgain(long id) throws InterruptedException {
+        Thread again = replaceInBackground(id);
+        again.join();
+        assertThat(replaceExit.get()).as("member-replace's exit code, run again").isZero();
+    }
+
+    /** Whether node {@code asked}'s configuration lists node {@code id}. */
+    private boolean listed(long asked, long id) {
+        return cluster.cluster(asked).memberList(MemberListRequest.getDefaultInstance()).getMembersList().stream()
+                .anyMatch(m -> m.getId() == id);
     }
 
     /** Whether the leader's replicated member directory has a record for node {@code id}. */

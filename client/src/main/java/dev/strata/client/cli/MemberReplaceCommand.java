@@ -21,15 +21,16 @@ import java.util.function.BooleanSupplier;
 /**
  * {@code strata member-replace ID}: brings back a member whose disk was replaced, as a new member
  * under the same id and addresses. A member that lost its data must not vote again until it has
- * caught up (its votes and log are gone), so the command removes it, adds it back as a learner
- * once it runs again in join mode, waits until it has applied what the cluster had committed,
- * and promotes it. Each step looks at the configuration first, so a run that stopped halfway
- * can be run again.
+ * caught up (its votes and log are gone); started on its empty directory it waits until the
+ * cluster has removed it. So the command removes it, adds it back as a learner once it answers,
+ * waits until it has applied what the cluster had committed, and promotes it. Each step looks
+ * at the configuration first, so a run that stopped halfway can be run again.
  */
 @Command(name = "member-replace", mixinStandardHelpOptions = true,
         description = {"Replaces member ID whose data directory was lost (a new disk): removes it, waits for the node to "
-                + "run again on its empty directory with strata.cluster.join=true (--join), adds it back as a learner, "
-                + "waits until it has caught up and makes it a voter again. Prints each step and the members after."})
+                + "run on its empty directory (started with its usual command; it waits for the removal), adds it back "
+                + "as a learner, waits until it has caught up and makes it a voter again. Prints each step and the "
+                + "members after."})
 final class MemberReplaceCommand implements Callable<Integer> {
     private static final long POLL_MS = 500;
 
@@ -60,8 +61,8 @@ final class MemberReplaceCommand implements Callable<Integer> {
             Member m = found.get();
             if (!m.learner()) {
                 c.removeMember(id);
-                out.println("removed node " + id + "; start it now on its empty data directory with --join "
-                        + "(strata.cluster.join=true)");
+                out.println("removed node " + id + "; waiting for it to run on its empty data directory (a node that "
+                        + "was waiting for the removal starts now)");
             }
             if (!awaitTrue(() -> answersAs(m.clientAddress()).isPresent())) {
                 return timedOut("node " + id + " to answer at " + m.clientAddress());

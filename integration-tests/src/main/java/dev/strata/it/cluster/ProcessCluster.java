@@ -398,6 +398,7 @@ public final class ProcessCluster implements AutoCloseable {
         Node n = new Node(id, Ports.free(), Ports.free(), Ports.free(), true);
         members.put(id, n);
         try {
+            startNode(id);
             join(n, timeout);
             return id;
         } catch (RuntimeException e) {
@@ -426,34 +427,133 @@ public final class ProcessCluster implements AutoCloseable {
      * Brings back a stopped node whose data directory is gone, as an operator replaces a disk:
      * remove the member, then add it again, empty, through join, learner and promotion. (Started
      * in place as a voter it would break Raft's assumption that a node keeps what it
-     * acknowledged: the leader would go on sending from the old match index, and its vote could
-     * elect a leader that lacks committed entries.)
+     * acknowledged; the node holds back, see {@link #startInPlaceExpectingHoldBack}.)
      */
     public void replaceWipedNode(long id, Duration timeout) {
         if (running(id)) {
             throw new IllegalStateException("node " + id + " must be stopped to be replaced");
         }
+        removeFromConfiguration(id, timeout);
+        join(startJoining(id), timeout);
+    }
+
+    /**
+     * Replaces a wiped node as {@link #replaceWipedNode} does, but starts it in join mode first,
+     * while the cluster still lists it as a voter, as an operator may: it must wait until it has
+     * been removed before it starts, then it is added and promoted.
+     */
+    public void replaceWipedNodeStartedFirst(long id, Duration timeout) {
+        if (running(id)) {
+            throw new IllegalStateException("node " + id + " must be stopped to be replaced");
+        }
+        Node fresh = startJoining(id);
+        removeFromConfiguration(id, timeout);
+        join(fresh, timeout);
+    }
+
+    /**
+     * Starts stopped node {@code id}, whose data directory was wiped, in place as the voter it
+     * was, and checks that it holds back: within {@code timeout} its log says it waits, neither
+     * voting nor serving, and its client port does not answer. Throws otherwise, after killing it.
+     */
+    public void startInPlaceExpectingHoldBack(long id, Duration timeout) {
+        long logBefore = log(id).toFile().length();
+        startNode(id);
+        try {
+            await(() -> logSince(id, logBefore).contains("so it waits, neither voting nor serving"), timeout,
+                    "node " + id + ", wiped and started in place, to say it waits for its removal");
+            if (status(id).isPresent()) {
+                throw new IllegalStateException("node " + id + ", wiped and started in place, serves although it waits");
+            }
+        } catch (RuntimeException e) {
+            kill9(id);
+            throw e;
+        }
+    }
+
+    /** Removes node {@code id}, held back after a wipe, and walks it into the voters again. */
+    public void replaceHeldBackNode(long id, Duration timeout) {
+        removeFromConfiguration(id, timeout);
+        join(members.get(id), timeout);
+    }
+
+    private String logSince(long id, long offset) {
+        try (var in = Files.newInputStream(log(id))) {
+            in.skipNBytes(Math.min(offset, Files.size(log(id))));
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + log(id), e);
+        }
+    }
+
+    /**
+     * The first half of a replacement: removes stopped, wiped node {@code id}, starts it to join
+     * and adds it as a learner, and returns while it catches up.
+     */
+    public void addWipedNodeAsLearner(long id, Duration timeout) {
+        removeFromConfiguration(id, timeout);
+        Node n = startJoining(id);
+        await(() -> status(id).isPresent(), timeout, "node " + id + " to start");
+        await(() -> {
+            if (configured(id).isEmpty()) {
+                membership(awaitLeader(timeout)).memberAdd(MemberAddRequest.newBuilder().setId(id)
+                        .setRaftAddress(n.advertisedRaftAddress()).setClientAddress(n.clientAddress()).build());
+            }
+            return configured(id).isPresent();
+        }, timeout, "node " + id + " to be added as a learner");
+    }
+
+    /** Starts learner {@code id}, stopped and wiped while it caught up, again to join; waits until it is promoted. */
+    public void restartWipedLearner(long id, Duration timeout) {
+        Node n = members.get(id);
+        startNode(id);
+        join(n, timeout);
+    }
+
+    /**
+     * Waits until the log of node {@code id} says the replicated member directory records it, so
+     * a start on a wiped disk would be refused (a node records itself about a second after it
+     * first runs with a leader).
+     */
+    public void awaitRecordedInDirectory(long id, Duration timeout) {
+        await(() -> logContains(id, "the member directory records node " + id), timeout,
+                "node " + id + " to be recorded in the member directory");
+    }
+
+    private boolean logContains(long id, String text) {
+        try {
+            return Files.exists(log(id)) && Files.readString(log(id), java.nio.charset.StandardCharsets.ISO_8859_1).contains(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + log(id), e);
+        }
+    }
+
+    private void removeFromConfiguration(long id, Duration timeout) {
         await(() -> {
             if (configured(id).isPresent()) {
                 membership(awaitLeader(timeout)).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
             }
             return configured(id).isEmpty();
         }, timeout, "node " + id + " to leave the configuration");
+    }
+
+    /** Starts node {@code id} afresh in join mode on its old ports. */
+    private Node startJoining(long id) {
         Node old = members.get(id);
         Node fresh = new Node(id, old.clientPort(), old.raftPort(), old.proxyPort(), true);
         members.put(id, fresh);
-        join(fresh, timeout);
+        startNode(id);
+        return fresh;
     }
 
     /**
-     * Starts node {@code n} in join mode and walks it into the voters. A membership call that
+     * Walks started node {@code n} (join mode) into the voters. A membership call that
      * times out may still complete (Ratis goes on with it), and a promotion that fails halfway
      * leaves the node out of the configuration (see {@code RaftNode.promote}), so each step
      * looks at the configuration and does what is left.
      */
     private void join(Node n, Duration timeout) {
         long id = n.id();
-        startNode(id);
         await(() -> status(id).isPresent(), timeout, "node " + id + " to start");
         await(() -> {
             Optional<dev.strata.proto.v1.Member> m = configured(id);

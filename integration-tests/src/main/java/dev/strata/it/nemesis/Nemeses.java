@@ -26,11 +26,16 @@ public final class Nemeses {
         add(DiskFull::new);
         add(MembershipChange::new);
         add(LeaderTransfer::new);
+        add(WipeInPlace::new);
+        add(WipeDuringCatchUp::new);
     }
 
     /** Faults that take a node down or away; two at once on three nodes would leave no majority. */
     private static final List<String> CRASHES = List.of("kill-node", "kill-leader", "restart", "pause-node", "pause-leader",
-            "wipe", "disk-full", "membership");
+            "wipe", "wipe-in-place", "wipe-during-catch-up", "disk-full", "membership");
+
+    /** Faults that lose a node's disk; each runs alone. */
+    private static final List<String> WIPES = List.of("wipe", "wipe-in-place", "wipe-during-catch-up");
 
     private Nemeses() {}
 
@@ -65,8 +70,8 @@ public final class Nemeses {
     public static Nemesis random(List<String> allowed, Random random) {
         String first = allowed.get(random.nextInt(allowed.size()));
         List<Nemesis> parts = new ArrayList<>(List.of(named(first)));
-        List<String> companions = first.equals("wipe") ? List.of() : allowed.stream()
-                .filter(n -> !n.equals(first) && !n.equals("wipe") && !(CRASHES.contains(n) && CRASHES.contains(first))
+        List<String> companions = WIPES.contains(first) ? List.of() : allowed.stream()
+                .filter(n -> !n.equals(first) && !WIPES.contains(n) && !(CRASHES.contains(n) && CRASHES.contains(first))
                         && !(n.startsWith("partition") && first.startsWith("partition")))
                 .toList();
         if (!companions.isEmpty() && random.nextBoolean()) {

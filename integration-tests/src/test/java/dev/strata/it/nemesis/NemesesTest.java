@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class NemesesTest {
     private static final List<String> CRASHES = List.of("kill-node", "kill-leader", "restart", "pause-node", "pause-leader",
-            "wipe", "disk-full", "membership");
+            "wipe", "wipe-in-place", "wipe-during-catch-up", "disk-full", "membership");
 
     @Test
     void everyNameGivesANemesisOfThatName() {
@@ -28,7 +28,7 @@ class NemesesTest {
     }
 
     @Test
-    void randomCompositionsNeverPairTwoCrashesOrTwoPartitionsAndWipeRunsAlone() {
+    void randomCompositionsNeverPairTwoCrashesOrTwoPartitionsAndWipesRunAlone() {
         Random random = new Random(7);
         int composed = 0;
         for (int i = 0; i < 2000; i++) {
@@ -36,7 +36,7 @@ class NemesesTest {
             assertThat(parts).hasSizeBetween(1, 2);
             if (parts.size() == 2) {
                 composed++;
-                assertThat(parts).doesNotContain("wipe");
+                assertThat(parts).doesNotContain("wipe", "wipe-in-place", "wipe-during-catch-up");
                 assertThat(parts.stream().filter(CRASHES::contains).count()).isLessThanOrEqualTo(1);
                 assertThat(parts.stream().filter(p -> p.startsWith("partition")).count()).isLessThanOrEqualTo(1);
                 assertThat(parts.get(0)).isNotEqualTo(parts.get(1));

@@ -113,8 +113,6 @@ public final class RaftNode implements AutoCloseable {
     private final ExecutorService raftAsync;
     private final Proposer proposer;
     private final ReadBarrier readBarrier;
-    /** Whether the node found nothing on disk when it was built (a new member, or a replaced disk). */
-    private final boolean startsEmpty;
 
     /**
      * Builds the node's Raft server over the engine in {@code config.engineDir()}, its transport
@@ -129,7 +127,6 @@ public final class RaftNode implements AutoCloseable {
         this.properties = RaftSettings.properties(config);
         tls.configureRaft(parameters);
         this.configuredPeers = config.peers().stream().collect(Collectors.toUnmodifiableMap(PeerSpec::id, p -> p));
-        this.startsEmpty = ReplacedDiskGuard.nothingOnDisk(config.raftDir(), config.engineDir());
         EngineOptions engineOptions = EngineOptions.builder()
                 .walMode(WalMode.DISABLED)
                 .writeBufferSize(config.writeBufferSize())
@@ -153,8 +150,15 @@ public final class RaftNode implements AutoCloseable {
                 stoppedByItself.complete(null);
             }
         });
+        // A member that lost its disk waits here until the cluster has removed it, then joins.
+        boolean join = config.join();
+        if (ReplacedDiskGuard.nothingOnDisk(config.raftDir(), config.engineDir())) {
+            List<RaftPeer> others = initialPeers(config).stream().filter(p -> !p.getId().equals(selfId)).toList();
+            join = ReplacedDiskGuard.joinsAfterRemoval(config.nodeId(), config.join(), others,
+                    p -> newClient(List.of(p), p.getId(), RetryPolicies.noRetry()));
+        }
         // A restarted node's stored configuration wins over either of these.
-        RaftGroup group = config.join() ? RaftGroup.valueOf(groupId, joiningSelf(config)) : RaftGroup.valueOf(groupId, initialPeers(config));
+        RaftGroup group = join ? RaftGroup.valueOf(groupId, joiningSelf(config)) : RaftGroup.valueOf(groupId, initialPeers(config));
         this.server = RaftServer.newBuilder()
                 .setServerId(selfId)
                 .setGroup(group)
@@ -252,11 +256,6 @@ public final class RaftNode implements AutoCloseable {
 
     /** Starts the Raft server: opens the engine, replays the log after its durable marker, joins the group. */
     public void start() throws IOException {
-        if (startsEmpty) {
-            List<RaftPeer> others = initialPeers(config).stream().filter(p -> !p.getId().equals(selfId)).toList();
-            ReplacedDiskGuard.check(config.nodeId(), config.join(), others,
-                    p -> newClient(List.of(p), p.getId(), RetryPolicies.noRetry()));
-        }
         server.start();
         division = server.getDivision(groupId);
         if (configuredPeers.containsKey(config.nodeId())) {
@@ -271,7 +270,13 @@ public final class RaftNode implements AutoCloseable {
      * Retries every second until the record is applied here.
      */
     private void recordSelfInDirectory() {
-        if (closing || stateMachine.memberAddress(config.nodeId()) != null) {
+        if (closing) {
+            return;
+        }
+        String recorded = stateMachine.memberAddress(config.nodeId());
+        if (recorded != null) {
+            // A replaced disk is refused from now on (ReplacedDiskGuard); the fault-injection harness waits for this line.
+            LOG.info("the member directory records node {} at {}", config.nodeId(), recorded);
             return;
         }
         RaftServer.Division d = division;

@@ -5,6 +5,7 @@ import dev.strata.proto.v1.MemberRecord;
 import dev.strata.proto.v1.Query;
 
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
@@ -15,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,18 +30,20 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * Refuses to start a voter on an empty data directory when the running cluster knows it has run
- * before: its disk was replaced or wiped, and with it the log it acknowledged and the votes it
- * cast. Raft counts on a voter keeping both; started empty it could help elect a leader that
- * lacks committed writes. etcd refuses such a start the same way ("member has already been
- * bootstrapped").
+ * Keeps a member that lost its disk from voting again as the member it was. Its disk was
+ * replaced or wiped, and with it the log it acknowledged and the votes it cast; Raft counts on a
+ * voter keeping both, and started empty as that voter it could help elect a leader that lacks
+ * committed writes. etcd refuses such a start ("member has already been bootstrapped"); Strata
+ * holds the node back instead, neither voting nor serving, until the cluster has removed it,
+ * and then starts it as a new member waiting to be added (join mode). So `strata member-replace
+ * ID` alone brings it back, also in a StatefulSet whose pod restarts with the same command.
  *
- * <p>Every member records itself in the replicated member directory once it runs (see
- * {@code RaftNode}), so a peer's directory naming this node means it ran with the data that is
- * gone. A fresh cluster's members start with no record, whether together or one after another.
- * The check asks every configured peer it can reach; when none answers (the whole cluster is
- * down) it cannot tell and lets the start go on, as etcd does. A node that starts empty to join
- * waits while the cluster still lists it: it would rejoin as the voter it was.
+ * <p>Every member records itself in the replicated member directory once it runs as a voter
+ * (see {@code RaftNode}), so a peer's directory naming this node means it ran with the data
+ * that is gone. A fresh cluster's members start with no record, whether together or one after
+ * another. The check asks every configured peer it can reach; when none answers (the whole
+ * cluster is down) it cannot tell and lets the start go on, as etcd does. A node that starts
+ * empty in join mode waits too while the cluster still lists it as a voter.
  */
 final class ReplacedDiskGuard {
     private static final Logger LOG = LoggerFactory.getLogger(ReplacedDiskGuard.class);
@@ -48,15 +52,11 @@ final class ReplacedDiskGuard {
     /** How long to wait for peers that are starting (they answer "not ready" until they serve). */
     static final Duration STARTING_PEERS_PATIENCE = Duration.ofSeconds(10);
     private static final long RETRY_PAUSE_MS = 200;
-    /** How often a joining node that the cluster still lists asks again. */
+    /** How often a node held back asks again whether the cluster has removed it. */
     private static final long LISTED_RECHECK_MS = 1000;
 
-    /** Thrown when the start is refused; the message says why and what to do. */
-    static final class ReplacedDiskException extends IOException {
-        ReplacedDiskException(String message) {
-            super(message);
-        }
-    }
+    private static final Question RECORDS = ReplacedDiskGuard::records;
+    private static final Question LISTS_AS_VOTER = ReplacedDiskGuard::listsAsVoter;
 
     private ReplacedDiskGuard() {
     }
@@ -79,53 +79,66 @@ final class ReplacedDiskGuard {
     }
 
     /**
-     * Asks each peer for its member directory. A node starting as a voter is refused when one
-     * records it; a node starting to join waits until none does, so it can be started before or
-     * after {@code strata member-replace} removes it.
+     * Decides how a node with nothing on disk starts, asking each peer about node {@code selfId},
+     * and holds it back while the cluster lists it as a voter. A node configured to join joins.
+     * A node configured as a voter starts as one when no peer's member directory records it (a
+     * new cluster); when one does, it waits until no peer's configuration lists it as a voter,
+     * then joins as a new member.
      *
      * @param ask a client that talks to the one peer given
-     * @throws ReplacedDiskException naming the peer that knows this node, and the procedure
+     * @return whether the node must start in join mode
+     * @throws InterruptedIOException when interrupted while held back
      */
-    static void check(long selfId, boolean joining, List<RaftPeer> peers, Function<RaftPeer, RaftClient> ask)
-            throws ReplacedDiskException {
-        boolean told = false;
-        while (true) {
-            Optional<RaftPeer> knowing = askAll(selfId, peers, ask);
-            if (knowing.isEmpty()) {
-                return;
+    static boolean joinsAfterRemoval(long selfId, boolean configuredToJoin, List<RaftPeer> peers,
+                                     Function<RaftPeer, RaftClient> ask) throws InterruptedIOException {
+        if (peers.isEmpty()) {
+            return configuredToJoin; // no peer to ask: a single node, or a joiner told of none
+        }
+        if (!configuredToJoin) {
+            Answers recording = askAll(selfId, peers, ask, RECORDS);
+            if (recording.knowing().isEmpty()) {
+                return false;
             }
-            String refusal = refusal(selfId, joining, knowing.get());
-            if (!joining) {
-                throw new ReplacedDiskException(refusal);
-            }
-            if (!told) {
-                LOG.warn("node {}: waits: {}", selfId, refusal);
+            LOG.warn("{}", heldBack(selfId, false, recording.knowing().get()));
+        }
+        boolean told = !configuredToJoin;
+        // Only a peer's answer ends the wait: a peer that does not answer may still list the node.
+        for (Answers listing = askAll(selfId, peers, ask, LISTS_AS_VOTER); listing.knowing().isPresent() || listing.answered().isEmpty();
+             listing = askAll(selfId, peers, ask, LISTS_AS_VOTER)) {
+            if (!told && listing.knowing().isPresent()) {
+                LOG.warn("{}", heldBack(selfId, true, listing.knowing().get()));
                 told = true;
             }
             if (!sleep(LISTED_RECHECK_MS)) {
-                throw new ReplacedDiskException("interrupted while waiting for the cluster to remove node " + selfId);
+                throw new InterruptedIOException("interrupted while waiting for the cluster to remove node " + selfId);
             }
         }
+        if (told) {
+            LOG.info("node {}: the cluster no longer lists it as a voter; it starts as a new member and waits to be added", selfId);
+        }
+        return true;
     }
 
-    /** The first peer whose directory records {@code selfId}, asking peers that are starting again for a while. */
-    private static Optional<RaftPeer> askAll(long selfId, List<RaftPeer> peers, Function<RaftPeer, RaftClient> ask) {
+    /** What the peers said: the first that knows the node, if one does, and those that answered before it. */
+    private record Answers(Optional<RaftPeer> knowing, List<String> answered) {
+    }
+
+    /** Asks each peer {@code question} about {@code selfId}, asking peers that are starting again for a while. */
+    private static Answers askAll(long selfId, List<RaftPeer> peers, Function<RaftPeer, RaftClient> ask, Question question) {
         List<RaftPeer> waiting = new ArrayList<>(peers);
         List<String> answered = new ArrayList<>();
         long deadline = System.nanoTime() + STARTING_PEERS_PATIENCE.toNanos();
         while (!waiting.isEmpty()) {
             List<RaftPeer> starting = new ArrayList<>();
             for (RaftPeer peer : waiting) {
-                PeerAnswer a = askOne(peer, ask);
+                PeerAnswer a = askOne(peer, ask, question, selfId);
                 switch (a) {
-                    case PeerAnswer.Directory d -> {
-                        if (recordsNode(d.directory(), selfId)) {
-                            return Optional.of(peer);
-                        }
-                        answered.add(peer.getId().toString());
+                    case PeerAnswer.Knows k -> {
+                        return new Answers(Optional.of(peer), answered);
                     }
+                    case PeerAnswer.DoesNotKnow d -> answered.add(peer.getId().toString());
                     case PeerAnswer.Starting s -> starting.add(peer);
-                    case PeerAnswer.Unreachable u -> LOG.info("node {}: peer {} at {} does not answer ({}); it cannot say whether it knows this node",
+                    case PeerAnswer.Unreachable u -> LOG.debug("node {}: peer {} at {} does not answer ({})",
                             selfId, peer.getId(), peer.getAddress(), u.reason());
                 }
             }
@@ -134,14 +147,16 @@ final class ReplacedDiskGuard {
                 break;
             }
         }
-        if (answered.isEmpty()) {
-            LOG.info("node {}: starts on an empty data directory and no peer answered to say whether the cluster knows it "
-                    + "(as when a new cluster starts); a member that ran before and lost its disk is replaced as "
-                    + "docs/server.md says", selfId);
-        } else {
-            LOG.info("node {}: starts on an empty data directory; peers {} do not know it, so it is a new member", selfId, answered);
+        if (question == RECORDS) {
+            if (answered.isEmpty()) {
+                LOG.info("node {}: starts on an empty data directory and no peer answered to say whether the cluster knows it "
+                        + "(as when a new cluster starts)", selfId);
+            } else {
+                LOG.info("node {}: starts on an empty data directory; peers {} do not know it, so it is a new member", selfId,
+                        answered);
+            }
         }
-        return Optional.empty();
+        return new Answers(Optional.empty(), answered);
     }
 
     /** Whether {@code directory} has a record for {@code nodeId}. */
@@ -149,23 +164,28 @@ final class ReplacedDiskGuard {
         return directory.getMembersList().stream().mapToLong(MemberRecord::getId).anyMatch(id -> id == nodeId);
     }
 
-    static String refusal(long selfId, boolean joining, RaftPeer peer) {
-        String known = "peer " + peer.getId() + " at " + peer.getAddress() + " records it";
-        if (joining) {
-            return "node " + selfId + " starts to join on an empty data directory, but the cluster still lists it as a member ("
-                    + known + "): as that member it would vote without the log and votes it had. It starts once the "
-                    + "cluster has removed it: `strata member-replace " + selfId + "` removes it and adds it back "
-                    + "(docs/server.md, \"Replacing a member's disk\")";
+    /** Why node {@code selfId} is held back, and what ends it. */
+    static String heldBack(long selfId, boolean configuredToJoin, RaftPeer peer) {
+        String end = " It starts as a new member once the cluster has removed it: `strata member-replace " + selfId
+                + "` removes it, adds it back as a learner and promotes it once it has caught up "
+                + "(docs/server.md, \"Replacing a member's disk\").";
+        if (configuredToJoin) {
+            return "node " + selfId + " starts to join on an empty data directory, but the cluster still lists it as a voter "
+                    + "(peer " + peer.getId() + " at " + peer.getAddress() + " does): as that voter it would vote without the "
+                    + "log and votes it had, so it waits." + end;
         }
-        return "node " + selfId + " starts on an empty data directory, but the cluster knows it as a member that has run ("
-                + known + "): its Raft log and votes are gone, and voting without them could elect a leader that lacks "
-                + "committed writes. Replace it as a new member: run `strata member-replace " + selfId + "`, then start this "
-                + "node with --join (docs/server.md, \"Replacing a member's disk\")";
+        return "node " + selfId + " starts on an empty data directory, but the cluster knows it as a member that has run "
+                + "(peer " + peer.getId() + " at " + peer.getAddress() + " records it): its Raft log and votes are gone, and "
+                + "voting without them could elect a leader that lacks committed writes, so it waits, neither voting nor "
+                + "serving." + end;
     }
 
     /** What one peer said. */
     private sealed interface PeerAnswer {
-        record Directory(MemberDirectory directory) implements PeerAnswer {
+        record Knows() implements PeerAnswer {
+        }
+
+        record DoesNotKnow() implements PeerAnswer {
         }
 
         record Starting() implements PeerAnswer {
@@ -175,26 +195,16 @@ final class ReplacedDiskGuard {
         }
     }
 
-    private static PeerAnswer askOne(RaftPeer peer, Function<RaftPeer, RaftClient> ask) {
-        Message query = Message.valueOf(UnsafeByteOperations.unsafeWrap(Query.newBuilder().setMembers(true).build().toByteArray()));
+    /** A question to one peer: does it know node {@code selfId} in the way that stops this start? */
+    @FunctionalInterface
+    private interface Question {
+        boolean knows(RaftClient client, RaftPeer peer, long selfId) throws IOException, ExecutionException, TimeoutException,
+                InterruptedException;
+    }
+
+    private static PeerAnswer askOne(RaftPeer peer, Function<RaftPeer, RaftClient> ask, Question question, long selfId) {
         try (RaftClient client = ask.apply(peer)) {
-            // A stale read at index 0: the peer answers from its own applied directory, leader or
-            // not. Sent on the client's transport directly: its ordered API logs every refused
-            // connection as an error, and a peer that is down is expected here.
-            RaftClientRequest request = RaftClientRequest.newBuilder()
-                    .setClientId(client.getId())
-                    .setServerId(peer.getId())
-                    .setGroupId(client.getGroupId())
-                    .setCallId(1)
-                    .setMessage(query)
-                    .setType(RaftClientRequest.staleReadRequestType(0))
-                    .build();
-            RaftClientReply reply = client.getClientRpc().sendRequestAsyncUnordered(request)
-                    .get(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            if (!reply.isSuccess()) {
-                return classify(reply.getException());
-            }
-            return new PeerAnswer.Directory(MemberDirectory.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer()));
+            return question.knows(client, peer, selfId) ? new PeerAnswer.Knows() : new PeerAnswer.DoesNotKnow();
         } catch (ExecutionException e) {
             return classify(e.getCause());
         } catch (TimeoutException e) {
@@ -205,6 +215,43 @@ final class ReplacedDiskGuard {
         } catch (IOException e) {
             return classify(e);
         }
+    }
+
+    /** Whether the peer's member directory records the node: it ran as a voter, or was added. */
+    private static boolean records(RaftClient client, RaftPeer peer, long selfId)
+            throws IOException, ExecutionException, TimeoutException, InterruptedException {
+        Message query = Message.valueOf(UnsafeByteOperations.unsafeWrap(Query.newBuilder().setMembers(true).build().toByteArray()));
+        // A stale read at index 0: the peer answers from its own applied directory, leader or
+        // not. Sent on the client's transport directly: its ordered API logs every refused
+        // connection as an error, and a peer that is down is expected here.
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(client.getId())
+                .setServerId(peer.getId())
+                .setGroupId(client.getGroupId())
+                .setCallId(1)
+                .setMessage(query)
+                .setType(RaftClientRequest.staleReadRequestType(0))
+                .build();
+        RaftClientReply reply = client.getClientRpc().sendRequestAsyncUnordered(request)
+                .get(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        if (!reply.isSuccess()) {
+            throw new ExecutionException(reply.getException());
+        }
+        return recordsNode(MemberDirectory.parseFrom(reply.getMessage().getContent().asReadOnlyByteBuffer()), selfId);
+    }
+
+    /**
+     * Whether the peer's configuration lists the node as a voter (in its current or, during a
+     * change, its previous voters). A learner that lost its disk may join again as it is.
+     */
+    private static boolean listsAsVoter(RaftClient client, RaftPeer peer, long selfId) throws IOException {
+        GroupInfoReply info = client.getGroupManagementApi(peer.getId()).info(client.getGroupId());
+        if (!info.isSuccess()) {
+            throw info.getException() != null ? info.getException() : new IOException("no group info from peer " + peer.getId());
+        }
+        String self = Long.toString(selfId);
+        return info.getConf().map(c -> Stream.concat(c.getPeersList().stream(), c.getOldPeersList().stream())
+                .anyMatch(p -> p.getId().toStringUtf8().equals(self))).orElse(false);
     }
 
     private static PeerAnswer classify(Throwable t) {

@@ -52,11 +52,12 @@ class ReplacedDiskGuardTest {
     }
 
     @Test
-    void theRefusalNamesThePeerAndTheProcedure() {
+    void aHeldBackNodeSaysWhoKnowsItAndWhatEndsTheWait() {
         RaftPeer peer = RaftPeer.newBuilder().setId(RaftPeerId.valueOf("1")).setAddress("10.0.0.1:7101").build();
-        assertThat(ReplacedDiskGuard.refusal(3, false, peer))
-                .contains("node 3", "empty data directory", "peer 1 at 10.0.0.1:7101", "strata member-replace 3", "--join");
-        assertThat(ReplacedDiskGuard.refusal(3, true, peer))
-                .contains("node 3", "still lists it", "strata member-replace 3");
+        assertThat(ReplacedDiskGuard.heldBack(3, false, peer))
+                .contains("node 3", "empty data directory", "peer 1 at 10.0.0.1:7101", "neither voting nor serving",
+                        "strata member-replace 3");
+        assertThat(ReplacedDiskGuard.heldBack(3, true, peer))
+                .contains("node 3", "still lists it as a voter", "strata member-replace 3");
     }
 }
