@@ -7,7 +7,6 @@ import io.grpc.stub.StreamObserver;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.grpc.ChannelCredentials;
-import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 
@@ -59,6 +58,7 @@ final class Endpoints implements AutoCloseable {
     /** The Raft term {@link #leader} was learnt in; -1 before the first answer. */
     private volatile long leaderTerm = -1;
     private final AtomicBoolean askingForLeader = new AtomicBoolean();
+    private final ClientEventLoop eventLoop = new ClientEventLoop();
 
     Endpoints(List<String> addresses, ChannelCredentials credentials, long coolDownMillis) {
         this(addresses, credentials, coolDownMillis, false, 0);
@@ -89,7 +89,7 @@ final class Endpoints implements AutoCloseable {
     }
 
     private Target target(String address) {
-        return byAddress.computeIfAbsent(address, a -> new Target(a, Grpc.newChannelBuilder(a, credentials)
+        return byAddress.computeIfAbsent(address, a -> new Target(a, eventLoop.channelBuilder(a, credentials)
                 // gRPC's default refuses responses over 4 MiB, and a value may be 16 MiB by default
                 // (strata.server.max-value-size, up to 1 GiB): take any size, as etcd's client does.
                 .maxInboundMessageSize(Integer.MAX_VALUE)
@@ -222,5 +222,6 @@ final class Endpoints implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        eventLoop.close();
     }
 }

@@ -35,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
@@ -88,6 +89,8 @@ public final class ProcessCluster implements AutoCloseable {
     private final Map<Long, NodeProcess> processes = new ConcurrentHashMap<>();
     private final Map<Long, FaultProxy> proxies = new ConcurrentHashMap<>();
     private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
+    /** Wiped nodes started in place, waiting for their removal: running, but neither voting nor serving. */
+    private final Set<Long> heldBack = ConcurrentHashMap.newKeySet();
     private long nextId;
 
     private ProcessCluster(Path dir, Map<String, String> overrides, List<String> jvmOptions) {
@@ -196,6 +199,7 @@ public final class ProcessCluster implements AutoCloseable {
     public void kill9(long id) {
         NodeProcess p = processes.get(id);
         if (p != null) {
+            LOG.info("kill -9 node {} (process {})", id, p.pid());
             p.kill9();
         }
         dropChannel(id);
@@ -218,6 +222,7 @@ public final class ProcessCluster implements AutoCloseable {
         if (!Files.exists(data)) {
             return;
         }
+        LOG.info("wiping node {}'s data directory", id);
         try (var files = Files.walk(data)) {
             for (Path p : files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
                 Files.delete(p);
@@ -293,8 +298,9 @@ public final class ProcessCluster implements AutoCloseable {
     /**
      * Waits until a node leads and every running, unpaused node of its configuration that the
      * network lets reach it names it as leader, and returns it. Nodes outside the configuration
-     * (started to join, or removed) have no leader to agree on, and a node cut off from the
-     * leader cannot learn of it until the partition heals: neither is asked.
+     * (started to join, or removed) have no leader to agree on, a node cut off from the leader
+     * cannot learn of it until the partition heals, and a wiped node held back until its removal
+     * does not answer: none is asked.
      */
     public long awaitLeader(Duration timeout) {
         long[] leader = {0};
@@ -304,7 +310,7 @@ public final class ProcessCluster implements AutoCloseable {
                 return false;
             }
             for (long id : configuration(candidate.get())) {
-                if (!running(id) || processes.get(id).paused()
+                if (!running(id) || processes.get(id).paused() || heldBack.contains(id)
                         || network.link(id, candidate.get()).cut() || network.link(candidate.get(), id).cut()) {
                     continue;
                 }
@@ -330,7 +336,7 @@ public final class ProcessCluster implements AutoCloseable {
         long target = status(leader).orElseThrow(() -> new IllegalStateException("leader " + leader + " stopped answering"))
                 .getCommitIndex();
         for (long id : configuration(leader)) {
-            if (running(id) && !processes.get(id).paused()) {
+            if (running(id) && !processes.get(id).paused() && !heldBack.contains(id)) {
                 awaitApplied(id, target, timeout);
             }
         }
@@ -438,26 +444,13 @@ public final class ProcessCluster implements AutoCloseable {
     }
 
     /**
-     * Replaces a wiped node as {@link #replaceWipedNode} does, but starts it in join mode first,
-     * while the cluster still lists it as a voter, as an operator may: it must wait until it has
-     * been removed before it starts, then it is added and promoted.
-     */
-    public void replaceWipedNodeStartedFirst(long id, Duration timeout) {
-        if (running(id)) {
-            throw new IllegalStateException("node " + id + " must be stopped to be replaced");
-        }
-        Node fresh = startJoining(id);
-        removeFromConfiguration(id, timeout);
-        join(fresh, timeout);
-    }
-
-    /**
      * Starts stopped node {@code id}, whose data directory was wiped, in place as the voter it
      * was, and checks that it holds back: within {@code timeout} its log says it waits, neither
      * voting nor serving, and its client port does not answer. Throws otherwise, after killing it.
      */
     public void startInPlaceExpectingHoldBack(long id, Duration timeout) {
         long logBefore = log(id).toFile().length();
+        heldBack.add(id);
         startNode(id);
         try {
             await(() -> logSince(id, logBefore).contains("so it waits, neither voting nor serving"), timeout,
@@ -467,6 +460,7 @@ public final class ProcessCluster implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             kill9(id);
+            heldBack.remove(id);
             throw e;
         }
     }
@@ -474,6 +468,7 @@ public final class ProcessCluster implements AutoCloseable {
     /** Removes node {@code id}, held back after a wipe, and walks it into the voters again. */
     public void replaceHeldBackNode(long id, Duration timeout) {
         removeFromConfiguration(id, timeout);
+        heldBack.remove(id);
         join(members.get(id), timeout);
     }
 
@@ -531,7 +526,9 @@ public final class ProcessCluster implements AutoCloseable {
     private void removeFromConfiguration(long id, Duration timeout) {
         await(() -> {
             if (configured(id).isPresent()) {
-                membership(awaitLeader(timeout)).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
+                long leader = awaitLeader(timeout);
+                LOG.info("removing node {} through leader {}", id, leader);
+                membership(leader).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
             }
             return configured(id).isEmpty();
         }, timeout, "node " + id + " to leave the configuration");
@@ -581,7 +578,9 @@ public final class ProcessCluster implements AutoCloseable {
     public void removeNode(long id, Duration timeout) {
         await(() -> {
             if (configured(id).isPresent()) {
-                membership(awaitLeader(timeout)).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
+                long leader = awaitLeader(timeout);
+                LOG.info("removing node {} through leader {}", id, leader);
+                membership(leader).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
             }
             return configured(id).isEmpty();
         }, timeout, "node " + id + " to leave the configuration");
