@@ -165,7 +165,7 @@ public final class CheckpointFetcher implements AutoCloseable {
                 throw new StalePlanException("the plan reaches index " + plan.getIndex() + ", " + request.minIndex() + " is needed");
             }
             checkDisk(plan);
-            receive(plan, stream, lastMessage, progress);
+            receive(plan, stream, lastMessage, progress, new FetchProgress(address, plan, stats, System.nanoTime()));
             for (PlannedFile f : plan.getFilesList()) {
                 if (!f.getSend() && !staging.complete().containsKey(f.getContent())) {
                     Path local = request.reusable().get(f.getContent());
@@ -185,8 +185,8 @@ public final class CheckpointFetcher implements AutoCloseable {
         }
     }
 
-    private void receive(Plan plan, Iterator<TransferMessage> stream, AtomicLong lastMessage, Progress progress)
-            throws IOException {
+    private void receive(Plan plan, Iterator<TransferMessage> stream, AtomicLong lastMessage, Progress progress,
+                         FetchProgress shown) throws IOException {
         int file = -1;
         long expected = 0;
         FileChannel out = null;
@@ -224,13 +224,15 @@ public final class CheckpointFetcher implements AutoCloseable {
                 stats.receivedRawBytes.addAndGet(raw.length);
                 stats.receivedWireBytes.addAndGet(c.getData().size());
                 PlannedFile f = plan.getFiles(file);
-                if (expected == f.getContent().getSize()) {
+                boolean fileDone = expected == f.getContent().getSize();
+                if (fileDone) {
                     FileChannel done = out;
                     out = null;
                     staging.finish(f.getContent(), done);
                     progress.received++;
                     stats.filesReceived.incrementAndGet();
                 }
+                shown.received(raw.length, fileDone, System.nanoTime());
             }
         } finally {
             if (out != null) {

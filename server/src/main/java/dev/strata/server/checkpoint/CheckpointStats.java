@@ -25,4 +25,7 @@ public final class CheckpointStats {
     public final AtomicLong receivedRawBytes = new AtomicLong();
     public final AtomicLong receivedWireBytes = new AtomicLong();
     public final AtomicLong corruptChunks = new AtomicLong();
+    /** The latest fetch: bytes its plan sends, and bytes received so far (equal once it is done). */
+    public final AtomicLong fetchPlannedBytes = new AtomicLong();
+    public final AtomicLong fetchReceivedBytes = new AtomicLong();
 }

@@ -2,6 +2,7 @@ package dev.strata.server.metrics;
 
 import dev.strata.server.checkpoint.CheckpointStats;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,6 +37,14 @@ public final class CheckpointMetrics {
                 "checkpoint file bytes received, before and after chunk compression");
         counter(registry, stats, "strata.checkpoint.corrupt.chunks", null, null, s -> s.corruptChunks,
                 "received chunks rejected by their CRC and fetched again");
+        for (String state : new String[] {"planned", "received"}) {
+            Gauge.builder("strata.checkpoint.fetch.bytes", stats,
+                            s -> (state.equals("planned") ? s.fetchPlannedBytes : s.fetchReceivedBytes).get())
+                    .tag("state", state)
+                    .description("the latest checkpoint fetch: bytes its plan sends, and bytes received so far")
+                    .baseUnit("bytes")
+                    .register(registry);
+        }
     }
 
     private static void counter(MeterRegistry registry, CheckpointStats stats, String name, String tag, String value,
