@@ -89,7 +89,7 @@ public final class ProcessCluster implements AutoCloseable {
     private final Map<Long, NodeProcess> processes = new ConcurrentHashMap<>();
     private final Map<Long, FaultProxy> proxies = new ConcurrentHashMap<>();
     private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
-    /** Wiped nodes started in place, waiting for their removal: running, but neither voting nor serving. */
+    /** Wiped nodes started before their removal, waiting for it: running, but neither voting nor serving. */
     private final Set<Long> heldBack = ConcurrentHashMap.newKeySet();
     private long nextId;
 
@@ -444,6 +444,26 @@ public final class ProcessCluster implements AutoCloseable {
     }
 
     /**
+     * Replaces a wiped node as {@link #replaceWipedNode} does, but starts it in join mode first,
+     * while the cluster still lists it as a voter, as an operator may: it must wait until it has
+     * been removed before it starts, then it is added and promoted.
+     */
+    public void replaceWipedNodeStartedFirst(long id, Duration timeout) {
+        if (running(id)) {
+            throw new IllegalStateException("node " + id + " must be stopped to be replaced");
+        }
+        heldBack.add(id);
+        Node fresh;
+        try {
+            fresh = startJoining(id);
+            removeFromConfiguration(id, timeout);
+        } finally {
+            heldBack.remove(id);
+        }
+        join(fresh, timeout);
+    }
+
+    /**
      * Starts stopped node {@code id}, whose data directory was wiped, in place as the voter it
      * was, and checks that it holds back: within {@code timeout} its log says it waits, neither
      * voting nor serving, and its client port does not answer. Throws otherwise, after killing it.
@@ -453,7 +473,8 @@ public final class ProcessCluster implements AutoCloseable {
         heldBack.add(id);
         startNode(id);
         try {
-            await(() -> logSince(id, logBefore).contains("so it waits, neither voting nor serving"), timeout,
+            // Either refusal: started as a voter, or (a node that joined once) to join while still listed.
+            await(() -> logSince(id, logBefore).contains("so it waits"), timeout,
                     "node " + id + ", wiped and started in place, to say it waits for its removal");
             if (status(id).isPresent()) {
                 throw new IllegalStateException("node " + id + ", wiped and started in place, serves although it waits");

@@ -2,9 +2,9 @@ package dev.strata.it.nemesis;
 
 /**
  * A follower's disk lost: kill -9 it and delete its data directory. Heal does what an operator
- * does for a replaced disk: remove the member, start it empty in join mode, add it as a learner
- * (it catches up from a checkpoint once the log is purged) and promote it. (WipeInPlace starts
- * the node before its removal.) Only a follower, and
+ * does for a replaced disk: remove the member, start it empty in join mode (before or after the
+ * removal, at random: started before, it waits for the removal), add it as a learner (it catches
+ * up from a checkpoint once the log is purged) and promote it. Only a follower, and
  * never combined with another crash: while it is gone, the others must hold a majority.
  */
 public final class Wipe implements Nemesis {
@@ -25,6 +25,10 @@ public final class Wipe implements Nemesis {
 
     @Override
     public String heal(FaultContext c) {
+        if (c.random().nextBoolean()) {
+            c.cluster().replaceWipedNodeStartedFirst(victim, FaultContext.PATIENCE);
+            return "start node " + victim + " empty to join (it waits), remove it, add it again (learner, caught up, promoted)";
+        }
         c.cluster().replaceWipedNode(victim, FaultContext.PATIENCE);
         return "remove node " + victim + ", then add it again empty (learner, caught up, promoted)";
     }

@@ -214,6 +214,9 @@ final class ReplacedDiskGuard {
             return new PeerAnswer.Unreachable("interrupted");
         } catch (IOException e) {
             return classify(e);
+        } catch (RuntimeException e) {
+            // Ratis's blocking group-info call throws gRPC's unchecked status for a peer that is down.
+            return classify(e);
         }
     }
 
