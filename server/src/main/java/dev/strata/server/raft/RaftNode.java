@@ -258,15 +258,14 @@ public final class RaftNode implements AutoCloseable {
     public void start() throws IOException {
         server.start();
         division = server.getDivision(groupId);
-        if (configuredPeers.containsKey(config.nodeId())) {
-            recordSelfInDirectoryLater();
-        }
+        recordSelfInDirectoryLater();
     }
 
     /**
      * Records this node's client address in the replicated member directory once it runs as a
-     * voter, unless a record exists (the one member-add wrote wins). The record also says the
-     * node has run: {@link ReplacedDiskGuard} refuses to start it again on an empty disk.
+     * voter, unless a record exists (the one member-add wrote wins; a node whose peer list does
+     * not name it has no address to record and waits for that one). The record also says the
+     * node has run: {@link ReplacedDiskGuard} holds it back if it starts again on an empty disk.
      * Retries every second until the record is applied here.
      */
     private void recordSelfInDirectory() {
@@ -281,7 +280,8 @@ public final class RaftNode implements AutoCloseable {
         }
         RaftServer.Division d = division;
         boolean voter = d != null && d.getRaftConf().getPeer(selfId, RaftPeerRole.FOLLOWER) != null;
-        if (!voter || d.getInfo().getLeaderId() == null || d.getInfo().getLastAppliedIndex() < 1) {
+        if (!voter || !configuredPeers.containsKey(config.nodeId()) || d.getInfo().getLeaderId() == null
+                || d.getInfo().getLastAppliedIndex() < 1) {
             recordSelfInDirectoryLater();
             return;
         }
