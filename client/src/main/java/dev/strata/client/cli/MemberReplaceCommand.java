@@ -51,6 +51,8 @@ final class MemberReplaceCommand implements Callable<Integer> {
     public Integer call() {
         MemberIds.requirePositive(spec, id);
         PrintWriter out = spec.commandLine().getOut();
+        // The steps go to stderr with JSON output, so stdout holds the members' JSON alone.
+        PrintWriter steps = client.json() ? spec.commandLine().getErr() : out;
         try (StrataClient c = client.connect()) {
             Optional<Member> found = find(c.members());
             if (found.isEmpty()) {
@@ -61,7 +63,7 @@ final class MemberReplaceCommand implements Callable<Integer> {
             Member m = found.get();
             if (!m.learner()) {
                 c.removeMember(id);
-                out.println("removed node " + id + "; waiting for it to run on its empty data directory (a node that "
+                steps.println("removed node " + id + "; waiting for it to run on its empty data directory (a node that "
                         + "was waiting for the removal starts now)");
             }
             if (!awaitTrue(() -> answersAs(m.clientAddress()).isPresent())) {
@@ -69,13 +71,13 @@ final class MemberReplaceCommand implements Callable<Integer> {
             }
             if (find(c.members()).isEmpty()) {
                 c.addMember(id, m.raftAddress(), m.clientAddress());
-                out.println("added node " + id + " as a learner; it catches up from the log or a checkpoint");
+                steps.println("added node " + id + " as a learner; it catches up from the log or a checkpoint");
             }
             long target = c.status().commitIndex();
             if (!awaitTrue(() -> answersAs(m.clientAddress()).map(s -> s.appliedIndex() >= target).orElse(false))) {
                 return timedOut("node " + id + " to apply index " + target);
             }
-            out.println("node " + id + " has applied index " + target + "; promoting it");
+            steps.println("node " + id + " has applied index " + target + "; promoting it");
             MembersCommand.print(out, client.json(), c.promoteMember(id));
         }
         return ExitCode.OK;
