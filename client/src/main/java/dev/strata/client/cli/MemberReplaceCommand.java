@@ -47,12 +47,16 @@ final class MemberReplaceCommand implements Callable<Integer> {
             description = "how long to wait for the node to start and then to catch up (default: ${DEFAULT-VALUE})")
     Duration wait;
 
+    /** When the whole command gives up: --wait after it started. */
+    private long deadlineNanos;
+
     @Override
     public Integer call() {
         MemberIds.requirePositive(spec, id);
         PrintWriter out = spec.commandLine().getOut();
         // The steps go to stderr with JSON output, so stdout holds the members' JSON alone.
         PrintWriter steps = client.json() ? spec.commandLine().getErr() : out;
+        deadlineNanos = System.nanoTime() + wait.toNanos();
         try (StrataClient c = client.connect()) {
             Optional<Member> found = find(c.members());
             if (found.isEmpty()) {
@@ -61,24 +65,48 @@ final class MemberReplaceCommand implements Callable<Integer> {
                 return ExitCode.FAILED;
             }
             Member m = found.get();
-            if (!m.learner()) {
-                c.removeMember(id);
-                steps.println("removed node " + id + "; waiting for it to run on its empty data directory (a node that "
-                        + "was waiting for the removal starts now)");
+            // A leader change fails a step now and then; each step looks at the configuration
+            // first, so the whole walk starts over until it is done or the wait is over.
+            while (true) {
+                try {
+                    return replace(c, m, out, steps);
+                } catch (StrataException e) {
+                    if (System.nanoTime() > deadlineNanos) {
+                        throw e;
+                    }
+                    steps.println("a step failed (" + e.getMessage() + "); trying again");
+                    if (!pause(1_000)) {
+                        throw e;
+                    }
+                }
             }
-            if (!awaitTrue(() -> answersAs(m.clientAddress()).isPresent())) {
-                return timedOut("node " + id + " to answer at " + m.clientAddress());
-            }
-            if (find(c.members()).isEmpty()) {
-                c.addMember(id, m.raftAddress(), m.clientAddress());
-                steps.println("added node " + id + " as a learner; it catches up from the log or a checkpoint");
-            }
-            long target = c.status().commitIndex();
-            if (!awaitTrue(() -> answersAs(m.clientAddress()).map(s -> s.appliedIndex() >= target).orElse(false))) {
-                return timedOut("node " + id + " to apply index " + target);
-            }
+        }
+    }
+
+    /** The walk from the configuration as it is now: remove, wait for the node, add, wait, promote. */
+    private int replace(StrataClient c, Member m, PrintWriter out, PrintWriter steps) {
+        Optional<Member> now = find(c.members());
+        if (now.isPresent() && !now.get().learner()) {
+            c.removeMember(id);
+            steps.println("removed node " + id + "; waiting for it to run on its empty data directory (a node that "
+                    + "was waiting for the removal starts now)");
+        }
+        if (!awaitTrue(() -> answersAs(m.clientAddress()).isPresent())) {
+            return timedOut("node " + id + " to answer at " + m.clientAddress());
+        }
+        if (find(c.members()).isEmpty()) {
+            c.addMember(id, m.raftAddress(), m.clientAddress());
+            steps.println("added node " + id + " as a learner; it catches up from the log or a checkpoint");
+        }
+        long target = c.status().commitIndex();
+        if (!awaitTrue(() -> answersAs(m.clientAddress()).map(s -> s.appliedIndex() >= target).orElse(false))) {
+            return timedOut("node " + id + " to apply index " + target);
+        }
+        if (find(c.members()).map(Member::learner).orElse(true)) {
             steps.println("node " + id + " has applied index " + target + "; promoting it");
             MembersCommand.print(out, client.json(), c.promoteMember(id));
+        } else {
+            MembersCommand.print(out, client.json(), c.members());
         }
         return ExitCode.OK;
     }
@@ -98,19 +126,23 @@ final class MemberReplaceCommand implements Callable<Integer> {
     }
 
     private boolean awaitTrue(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + wait.toNanos();
         while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(POLL_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (System.nanoTime() > deadlineNanos || !pause(POLL_MS)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Sleeps; false when interrupted. */
+    private static boolean pause(long ms) {
+        try {
+            Thread.sleep(ms);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private int timedOut(String what) {
