@@ -102,8 +102,11 @@ final class ReplacedDiskGuard {
             LOG.warn("{}", heldBack(selfId, false, recording.knowing().get()));
         }
         boolean told = !configuredToJoin;
-        // Only a peer's answer ends the wait: a peer that does not answer may still list the node.
-        for (Answers listing = askAll(selfId, peers, ask, LISTS_AS_VOTER); listing.knowing().isPresent() || listing.answered().isEmpty();
+        // For a node the directory knows, only a peer's answer ends the wait: one that does not
+        // answer may still list it. A node told to join, unknown to the directory, starts when
+        // no peer answers, as it did before the check (it cannot vote until it is added).
+        for (Answers listing = askAll(selfId, peers, ask, LISTS_AS_VOTER);
+             listing.knowing().isPresent() || (!configuredToJoin && listing.answered().isEmpty());
              listing = askAll(selfId, peers, ask, LISTS_AS_VOTER)) {
             if (!told && listing.knowing().isPresent()) {
                 LOG.warn("{}", heldBack(selfId, true, listing.knowing().get()));
