@@ -139,7 +139,8 @@ public final class StrataServer implements AutoCloseable {
 
     /**
      * The replicated member directory as this node has applied it: each member that has run (or
-     * was added) and its client address. A record means a start on an empty disk is refused.
+     * was added) and its client address. A record means a start on an empty disk is held back
+     * until the member is removed.
      */
     public MemberDirectory memberDirectory() {
         return node.stateMachine().memberDirectory();

@@ -49,6 +49,11 @@ final class MemberReplaceCommand implements Callable<Integer> {
 
     /** When the whole command gives up: --wait after it started. */
     private long deadlineNanos;
+    /**
+     * Whether the old member is out of the voters (removed, or a learner from the start): a
+     * voter seen after that is the new member, promoted, and must not be removed again.
+     */
+    private boolean removed;
 
     @Override
     public Integer call() {
@@ -86,10 +91,18 @@ final class MemberReplaceCommand implements Callable<Integer> {
     /** The walk from the configuration as it is now: remove, wait for the node, add, wait, promote. */
     private int replace(StrataClient c, Member m, PrintWriter out, PrintWriter steps) {
         Optional<Member> now = find(c.members());
-        if (now.isPresent() && !now.get().learner()) {
-            c.removeMember(id);
-            steps.println("removed node " + id + "; waiting for it to run on its empty data directory (a node that "
-                    + "was waiting for the removal starts now)");
+        boolean voter = now.isPresent() && !now.get().learner();
+        if (!removed) {
+            if (voter) {
+                c.removeMember(id);
+                steps.println("removed node " + id + "; waiting for it to run on its empty data directory (a node "
+                        + "that was waiting for the removal starts now)");
+            }
+            removed = true;
+        } else if (voter) {
+            // Back as a voter after the removal: a promotion whose answer was lost went through.
+            MembersCommand.print(out, client.json(), c.members());
+            return ExitCode.OK;
         }
         if (!awaitTrue(() -> answersAs(m.clientAddress()).isPresent())) {
             return timedOut("node " + id + " to answer at " + m.clientAddress());

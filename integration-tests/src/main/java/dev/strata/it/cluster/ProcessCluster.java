@@ -528,7 +528,7 @@ public final class ProcessCluster implements AutoCloseable {
 
     /**
      * Waits until the log of node {@code id} says the replicated member directory records it, so
-     * a start on a wiped disk would be refused (a node records itself about a second after it
+     * a start on a wiped disk would be held back (a node records itself about a second after it
      * first runs with a leader).
      */
     public void awaitRecordedInDirectory(long id, Duration timeout) {

@@ -57,7 +57,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -113,6 +112,7 @@ public final class RaftNode implements AutoCloseable {
     private final ExecutorService raftAsync;
     private final Proposer proposer;
     private final ReadBarrier readBarrier;
+    private final DirectorySelfRecord selfRecord;
 
     /**
      * Builds the node's Raft server over the engine in {@code config.engineDir()}, its transport
@@ -176,6 +176,9 @@ public final class RaftNode implements AutoCloseable {
         this.raftAsync = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
                 daemon("strata-raft-async"));
         this.readBarrier = new ReadBarrier(this::readIndexRound, raftAsync);
+        PeerSpec self = configuredPeers.get(config.nodeId());
+        this.selfRecord = new DirectorySelfRecord(config.nodeId(), selfId, self == null ? null : self.clientAddress(),
+                stateMachine, () -> division, this::write, raftTimers);
         this.proposer = new Proposer(selfId, groupId, new ProposerTransport(), RaftSettings.proposerLimits(config),
                 raftAsync, raftTimers);
     }
@@ -258,49 +261,7 @@ public final class RaftNode implements AutoCloseable {
     public void start() throws IOException {
         server.start();
         division = server.getDivision(groupId);
-        recordSelfInDirectoryLater();
-    }
-
-    /**
-     * Records this node's client address in the replicated member directory once it runs as a
-     * voter, unless a record exists (the one member-add wrote wins; a node whose peer list does
-     * not name it has no address to record and waits for that one). The record also says the
-     * node has run: {@link ReplacedDiskGuard} holds it back if it starts again on an empty disk.
-     * Retries every second until the record is applied here.
-     */
-    private void recordSelfInDirectory() {
-        if (closing) {
-            return;
-        }
-        String recorded = stateMachine.memberAddress(config.nodeId());
-        if (recorded != null) {
-            // A replaced disk is refused from now on (ReplacedDiskGuard); the fault-injection harness waits for this line.
-            LOG.info("the member directory records node {} at {}", config.nodeId(), recorded);
-            return;
-        }
-        RaftServer.Division d = division;
-        boolean voter = d != null && d.getRaftConf().getPeer(selfId, RaftPeerRole.FOLLOWER) != null;
-        if (!voter || !configuredPeers.containsKey(config.nodeId()) || d.getInfo().getLeaderId() == null
-                || d.getInfo().getLastAppliedIndex() < 1) {
-            recordSelfInDirectoryLater();
-            return;
-        }
-        String address = configuredPeers.get(config.nodeId()).clientAddress();
-        write(Command.newBuilder().setSetMember(MemberRecord.newBuilder().setId(config.nodeId()).setClientAddress(address)).build())
-                .whenComplete((reply, failure) -> {
-                    if (failure != null) {
-                        LOG.debug("node {}: recording its client address failed, will retry: {}", config.nodeId(), failure.toString());
-                    }
-                    recordSelfInDirectoryLater();
-                });
-    }
-
-    private void recordSelfInDirectoryLater() {
-        try {
-            raftTimers.schedule(this::recordSelfInDirectory, 1, TimeUnit.SECONDS);
-        } catch (RejectedExecutionException e) {
-            // The node is closing: its timers take no more work, and the record can wait for its next start.
-        }
+        selfRecord.start();
     }
 
     /**
@@ -753,6 +714,7 @@ public final class RaftNode implements AutoCloseable {
     @Override
     public void close() throws IOException {
         closing = true;
+        selfRecord.stop();
         proposer.close();
         IOException failure = null;
         synchronized (this) {
