@@ -105,6 +105,16 @@ final class RecoveryCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "Keep the temporary directory.")
     boolean keep;
 
+    @Option(names = "--node-setting", paramLabel = "KEY=VALUE",
+            description = "A server configuration key for every node, over the defaults, e.g. strata.raft.election-timeout=500ms; "
+                    + "repeatable.")
+    Map<String, String> nodeOverrides = new LinkedHashMap<>();
+
+    @Option(names = "--class-archive", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Nodes map a class-data sharing archive, trained first on a cluster of their own, as bin/strata-server "
+                    + "keeps one (default: ${DEFAULT-VALUE}); --no-class-archive measures a node's first start after a build.")
+    boolean classArchive;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON to FILE.")
     Path json;
 
@@ -120,15 +130,25 @@ final class RecoveryCommand implements Callable<Integer> {
         validate();
         timeout = Duration.ofSeconds(timeoutSeconds);
         Map<String, String> settings = nodeSettings();
+        nodeOverrides.forEach((name, value) -> {
+            if (ConfigKeys.byName(name) == null) {
+                throw new ParameterException(spec.commandLine(), "--node-setting: unknown configuration key " + name);
+            }
+            settings.put(name, value);
+        });
         List<String> jvm = List.of("-Xms" + nodeHeap, "-Xmx" + nodeHeap);
         String startedAt = Instant.now().toString();
         System.out.printf(Locale.ROOT, "strata-bench recovery: %d node processes, sizes %s, seed %d, %d in flight, %d-byte values, "
                 + "%.0f%% deletes%n", NODES, sizes, seed, inFlight, valueSize, deleteFraction * 100);
-        System.out.println("node JVM: " + jvm + "; node settings: " + settings);
         List<RecoveryReport.Run> runs = new ArrayList<>();
         RecoveryReport.Options options;
         try (DbDirectory root = DbDirectory.create(dir, keep)) {
             System.out.println("data in " + root.path());
+            if (classArchive) {
+                System.out.println("training the nodes' class-data archive ...");
+                jvm = ServerClassArchive.train(root.path().resolve("class-archive"), settings, jvm, timeout);
+            }
+            System.out.println("node JVM: " + jvm + "; node settings: " + settings);
             options = new RecoveryReport.Options(sizes, seed, NODES, inFlight, valueSize, deleteFraction, keyFraction,
                     List.of(CRASH_FROM, CRASH_TO), steady.toMillis() / 1e3, jvm, settings,
                     "SDK defaults: timeout 5 s, 8 attempts, backoff 50 ms to 1 s, cool-down 5 s", root.path().toString());

@@ -58,7 +58,7 @@ public final class ConfigKeys {
                     + "below gRPC clients' default 4 MiB message limit.");
     public static final ConfigKey READY_MAX_LAG = new ConfigKey("strata.server.ready-max-lag", "--ready-max-lag", "1000",
             "/readyz fails while this node's applied index is more than this many entries behind its commit index.");
-    public static final ConfigKey ELECTION_TIMEOUT = new ConfigKey("strata.raft.election-timeout", "--election-timeout", "1s",
+    public static final ConfigKey ELECTION_TIMEOUT = new ConfigKey("strata.raft.election-timeout", "--election-timeout", "500ms",
             "A follower that hears no leader for a random time in [t, 2t] starts an election.");
     public static final ConfigKey RAFT_REQUEST_TIMEOUT = new ConfigKey("strata.raft.request-timeout", "--raft-request-timeout", "3s",
             "Timeout of one Raft RPC and of one attempt of a request forwarded to the leader.");

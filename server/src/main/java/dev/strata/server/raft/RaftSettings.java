@@ -105,6 +105,12 @@ final class RaftSettings {
         // Ratis' 150-300 ms election timeout flaps on a loaded machine (GC, shared cores).
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, duration(c.electionTimeout()));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, duration(c.electionTimeout().multipliedBy(2)));
+        // A node that just started has no leader to wait for: it campaigns after a quarter to a
+        // half of the timeout instead, so a cluster restarted whole elects as soon as two members
+        // are up. It cannot unseat a live leader by it: pre-vote (on by default) is refused by
+        // members that heard from their leader within the timeout.
+        RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMin(p, duration(c.electionTimeout().dividedBy(4)));
+        RaftServerConfigKeys.Rpc.setFirstElectionTimeoutMax(p, duration(c.electionTimeout().dividedBy(2)));
         RaftServerConfigKeys.Rpc.setRequestTimeout(p, duration(c.raftRequestTimeout()));
 
         RaftClientConfigKeys.Rpc.setRequestTimeout(p, duration(c.raftRequestTimeout()));
