@@ -52,6 +52,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -639,7 +640,12 @@ public final class RaftNode implements AutoCloseable {
                 new ArrayList<>(current.getCurrentPeers(RaftPeerRole.LISTENER)), voters, listeners);
     }
 
-    /** Sets the configuration if it is still the expected one (compare-and-set), and waits until it is committed. */
+    /**
+     * Sets the configuration if it is still the expected one (compare-and-set), and waits until it
+     * is committed. A failure after which the committed configuration is the requested one counts
+     * as done: adding a learner waits for it to catch up, so Ratis' client may time out an attempt
+     * that then succeeds, and its retry fails the compare with the configuration it asked for.
+     */
     private void changeConfiguration(List<RaftPeer> expectedVoters, List<RaftPeer> expectedListeners,
                                      List<RaftPeer> voters, List<RaftPeer> listeners) throws IOException {
         SetConfigurationRequest.Arguments args = SetConfigurationRequest.Arguments.newBuilder()
@@ -649,7 +655,26 @@ public final class RaftNode implements AutoCloseable {
                 .setListenersInCurrentConf(expectedListeners)
                 .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
                 .build();
-        content(adminCall(admin -> admin.setConfiguration(args)));
+        try {
+            content(adminCall(admin -> admin.setConfiguration(args)));
+        } catch (IOException | CompletionException e) {
+            if (!committedConfigurationIs(voters, listeners)) {
+                throw e;
+            }
+            LOG.info("the configuration change is committed although the call failed ({}); done", e.toString());
+        }
+    }
+
+    /** Whether this node's configuration is stable, committed, and holds exactly these voters and listeners. */
+    private boolean committedConfigurationIs(List<RaftPeer> voters, List<RaftPeer> listeners) {
+        RaftConfiguration conf = division.getRaftConf();
+        return conf.getPreviousPeers().isEmpty() && conf.getLogEntryIndex() <= division.getRaftLog().getLastCommittedIndex()
+                && ids(conf.getCurrentPeers(RaftPeerRole.FOLLOWER)).equals(ids(voters))
+                && ids(conf.getCurrentPeers(RaftPeerRole.LISTENER)).equals(ids(listeners));
+    }
+
+    private static Set<RaftPeerId> ids(Collection<RaftPeer> peers) {
+        return peers.stream().map(RaftPeer::getId).collect(Collectors.toSet());
     }
 
     /** A blocking call of Ratis's admin API, made through {@link #adminCall}. */
