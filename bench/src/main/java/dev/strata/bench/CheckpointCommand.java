@@ -97,6 +97,10 @@ final class CheckpointCommand implements Callable<Integer> {
                     + "reported (${DEFAULT-VALUE}).")
     int passes;
 
+    @Option(names = "--full-runs", defaultValue = "3", paramLabel = "N",
+            description = "Runs of scenario (a), each with a freshly wiped follower; the median is reported (${DEFAULT-VALUE}).")
+    int fullRuns;
+
     @Option(names = "--timeout", defaultValue = "1800", paramLabel = "SECONDS",
             description = "Longest wait for a leader, an apply, a purge or a catch-up (${DEFAULT-VALUE}).")
     int timeoutSeconds;
@@ -136,9 +140,10 @@ final class CheckpointCommand implements Callable<Integer> {
         try (DbDirectory root = DbDirectory.create(dir, keep)) {
             System.out.println("data in " + root.path());
             CheckpointReport.Options options = new CheckpointReport.Options(dataSize, valueSize, compressibility, runSeed, keys,
-                    clients, batch, changeFraction, passes, root.path().toString(), settings);
+                    clients, batch, changeFraction, passes, fullRuns, root.path().toString(), settings);
             CheckpointReport.Load load;
             CheckpointReport.CatchUp full;
+            List<Double> fullSeconds;
             List<LoopbackCopy.Result> copies = new ArrayList<>();
             List<ChunkCompression.Result> compression = new ArrayList<>();
             CheckpointReport.CatchUp incremental;
@@ -147,7 +152,13 @@ final class CheckpointCommand implements Callable<Integer> {
                 nextNewKey = keys;
                 load = load(keys, runSeed);
 
-                full = catchUp("full", true, () -> writeNewKeys(Math.max(100, keys / 1000), runSeed + 1));
+                List<CheckpointReport.CatchUp> fulls = new ArrayList<>();
+                for (int run = 0; run < fullRuns; run++) {
+                    fulls.add(catchUp("full", true, () -> writeNewKeys(Math.max(100, keys / 1000), runSeed + 1)));
+                }
+                fullSeconds = fulls.stream().map(CheckpointReport.CatchUp::seconds).toList();
+                full = fulls.stream().sorted(Comparator.comparingDouble(CheckpointReport.CatchUp::seconds)).toList()
+                        .get(fulls.size() / 2);
 
                 Path pinned = pinLatestCheckpoint(cluster.awaitLeader(timeout), root.path().resolve("leader-checkpoint"));
                 System.out.println("copying the leader's checkpoint over loopback TCP ...");
@@ -170,7 +181,7 @@ final class CheckpointCommand implements Callable<Integer> {
             }
             LoopbackCopy.Result copy = copies.stream().sorted(Comparator.comparingDouble(LoopbackCopy.Result::seconds))
                     .toList().get(copies.size() / 2);
-            CheckpointReport report = new CheckpointReport(startedAt, MachineInfo.current(), options, load, full, copy,
+            CheckpointReport report = new CheckpointReport(startedAt, MachineInfo.current(), options, load, full, fullSeconds, copy,
                     copies, incremental, compression, CheckpointReport.targets(full, copy, incremental));
             report.print(System.out);
             if (json != null) {
@@ -196,9 +207,9 @@ final class CheckpointCommand implements Callable<Integer> {
         if (!(changeFraction > 0 && changeFraction <= 1)) {
             throw new ParameterException(spec.commandLine(), "--change-fraction must be in (0, 1], was " + changeFraction);
         }
-        if (clients < 1 || batch < 1 || passes < 1 || timeoutSeconds < 1) {
-            throw new ParameterException(spec.commandLine(), "--clients, --batch, --passes and --timeout must be >= 1, were "
-                    + clients + ", " + batch + ", " + passes + ", " + timeoutSeconds);
+        if (clients < 1 || batch < 1 || passes < 1 || fullRuns < 1 || timeoutSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--clients, --batch, --passes, --full-runs and --timeout must be >= 1, "
+                    + "were " + clients + ", " + batch + ", " + passes + ", " + fullRuns + ", " + timeoutSeconds);
         }
         // The server's default request limit is 24 MiB; leave room for keys and framing.
         if ((long) batch * (valueSize + Keys.SIZE + 16) > 16L << 20) {

@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * Everything {@code strata-bench checkpoint} measured, as written to JSON, and its console table.
  *
- * @param full        scenario (a): a wiped follower catches up
+ * @param full        scenario (a): a wiped follower catches up; the median by time of its runs
+ * @param fullRunSeconds every run of (a)'s catch-up time, in order
  * @param copy        the baseline of (a): the leader's checkpoint files copied over loopback TCP, the
  *                    median by time of {@code copies}
  * @param copies      every run of the copy, in order
@@ -19,7 +20,7 @@ import java.util.Map;
  * @param compression zstd over the leader's checkpoint in 1 MiB chunks, per level
  */
 record CheckpointReport(String startedAt, MachineInfo machine, Options options, Load load, CatchUp full,
-                        LoopbackCopy.Result copy, List<LoopbackCopy.Result> copies, CatchUp incremental, List<ChunkCompression.Result> compression,
+                        List<Double> fullRunSeconds, LoopbackCopy.Result copy, List<LoopbackCopy.Result> copies, CatchUp incremental, List<ChunkCompression.Result> compression,
                         List<Target> targets) {
     private static final double MiB = 1 << 20;
 
@@ -30,7 +31,7 @@ record CheckpointReport(String startedAt, MachineInfo machine, Options options, 
      * @param nodeSettings the server configuration every node got on top of the defaults
      */
     record Options(long dataSize, int valueSize, double compressibility, long seed, long keys, int clients, int batch,
-                   double changeFraction, int passes, String dir, Map<String, String> nodeSettings) {}
+                   double changeFraction, int passes, int fullRuns, String dir, Map<String, String> nodeSettings) {}
 
     /**
      * The initial load.
@@ -95,6 +96,8 @@ record CheckpointReport(String startedAt, MachineInfo machine, Options options, 
         rowF(out, "purge past its index, s", "%.1f", full.purgeSeconds(), incremental.purgeSeconds());
         out.printf(Locale.ROOT, "%-34s %16s %16s%n", "plan", full.plan(), incremental.plan());
         rowF(out, "catch-up time, s", "%.2f", full.seconds(), incremental.seconds());
+        out.printf(Locale.ROOT, "%-34s %16s%n", "  (a) runs, s / copy time", fullRunSeconds.stream()
+                .map(t -> String.format(Locale.ROOT, "%.2f/%.2f", t, t / copy.seconds())).toList());
         rowF(out, "  of which the node's start, s", "%.2f", full.startSeconds(), incremental.startSeconds());
         rowMiB(out, "received on the wire, MiB", full.receivedWireBytes(), incremental.receivedWireBytes());
         rowMiB(out, "received raw, MiB", full.receivedRawBytes(), incremental.receivedRawBytes());

@@ -12,10 +12,10 @@ import dev.strata.proto.v1.PlannedFile;
 import dev.strata.proto.v1.TransferMessage;
 import dev.strata.proto.v1.TransferRequest;
 import io.grpc.Context;
-import io.grpc.Grpc;
 import io.grpc.ChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -280,7 +280,10 @@ public final class CheckpointFetcher implements AutoCloseable {
     }
 
     private ManagedChannel channel(String address) {
-        return channels.computeIfAbsent(address, a -> Grpc.newChannelBuilder(a, credentials)
+        // A window of several chunks (gRPC's default is one MiB, a single chunk) lets the sender
+        // send the next chunks while this node writes one, instead of waiting on each.
+        return channels.computeIfAbsent(address, a -> NettyChannelBuilder.forTarget(a, credentials)
+                .flowControlWindow(Chunks.IN_FLIGHT * (Chunks.SIZE + (64 << 10)))
                 .maxInboundMessageSize(2 * Chunks.SIZE + (64 << 10))
                 .build());
     }

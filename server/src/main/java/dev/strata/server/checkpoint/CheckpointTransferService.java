@@ -113,6 +113,9 @@ public final class CheckpointTransferService extends CheckpointTransferGrpc.Chec
 
         FlowControl(ServerCallStreamObserver<?> call) {
             this.call = call;
+            // Ready while less than this is queued, instead of gRPC's 32 KiB: the next chunks are
+            // read and framed while the receiver writes this one, rather than after it.
+            call.setOnReadyThreshold(Chunks.IN_FLIGHT * Chunks.SIZE);
             call.setOnReadyHandler(this::wake);
             call.setOnCancelHandler(() -> {
                 synchronized (this) {

@@ -17,6 +17,8 @@ import java.util.zip.CRC32C;
 final class Chunks {
     /** Raw bytes per chunk: large enough for zstd to find matches, small enough to re-fetch cheaply. */
     static final int SIZE = 1 << 20;
+    /** Chunks on their way at once: the sender's queue and the receiver's flow-control window each hold this many. */
+    static final int IN_FLIGHT = 4;
     /** Fast: shipping must keep up with a disk copy; the gain over level 3 on table data is small. */
     private static final int ZSTD_LEVEL = 1;
 
