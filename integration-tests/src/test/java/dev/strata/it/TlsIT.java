@@ -7,6 +7,7 @@ import dev.strata.client.cli.StrataCommand;
 import dev.strata.client.testing.TestCertificates;
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.CheckpointStatus;
+import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.Member;
 import dev.strata.proto.v1.MemberAddRequest;
 import dev.strata.proto.v1.MemberListRequest;
@@ -77,6 +78,25 @@ class TlsIT {
                 TlsChannelCredentials.newBuilder().trustManager(clientCa.caFile().toFile())
                         .keyManager(app.certificate().toFile(), app.privateKey().toFile()).build());
         endpoints = LongStream.rangeClosed(1, 3).mapToObj(id -> cluster.node(id).clientAddress()).collect(Collectors.joining(","));
+        // The tests read linearizably through followers. Right after a start a follower's link to
+        // the leader may still be connecting, and its first ReadIndex then fails with UNAVAILABLE
+        // (which clients retry): start once every node has served one.
+        for (long id = 1; id <= 3; id++) {
+            KVGrpc.KVBlockingStub kv = cluster.kv(id);
+            Await.until(() -> servesALinearizableRead(kv), TestCluster.STARTUP, "node " + id + " to serve a linearizable read");
+        }
+    }
+
+    private static boolean servesALinearizableRead(KVGrpc.KVBlockingStub kv) {
+        try {
+            Kv.get(kv, "tls/started");
+            return true;
+        } catch (StatusRuntimeException e) {
+            if (e.getStatus().getCode() != Status.Code.UNAVAILABLE) {
+                throw e;
+            }
+            return false;
+        }
     }
 
     private static Map<String, String> tlsConfig(long id) {
