@@ -36,24 +36,47 @@ strata_server_jvm_flags() {
 }
 
 # Sets STRATA_SERVER_CDS_FLAGS to the JVM flags of the server's class-data sharing archive, kept
-# beside the jar ($1): mapping the classes a node loaded before instead of loading them again
-# takes seconds off a node's start. When the archive is there, the flags map it. When it is
-# missing, one node (the one that takes the lock on fd 9, which stays with the JVM through exec)
-# is asked to write it 30 s after it starts serving (see ClassDataArchive); the others start
-# without. A build makes the archive stale, and a stale archive is removed here so that it is
-# written again. Call it in the shell that then execs java; expand the array as
-# ${STRATA_SERVER_CDS_FLAGS[@]+"${STRATA_SERVER_CDS_FLAGS[@]}"}, as it may be empty.
+# beside the jar ($2) and used by the java at $1: mapping the classes a node loaded before instead
+# of loading them again takes seconds off a node's start. When the archive is there, the flags map
+# it. When it is missing, one node (the one that takes the lock on fd 9, which stays with the JVM
+# through exec) writes the classes it loaded to a file of its own when it stops gracefully
+# (-XX:ArchiveClassesAtExit); a later start, once no such writer is alive, checks that file
+# (checksums and the jars it was made from) and renames it to the archive. The others start
+# without. An archive is never written by a JVM that goes on running afterwards: JDK 25 can crash
+# in a lambda lookup after a live VM.cds dynamic_dump. A build makes the archive stale, and a
+# stale archive is removed here so that it is written again. Call it in the shell that then execs
+# java; expand the array as ${STRATA_SERVER_CDS_FLAGS[@]+"${STRATA_SERVER_CDS_FLAGS[@]}"}, as it
+# may be empty.
 strata_server_cds() {
-  local jar="$1" target archive
+  local java="$1" jar="$2" target archive classpath partial
   target="$(dirname "$jar")"
   archive="$target/strata-server.jsa"
+  classpath="$jar:$target/lib/*"
   if [[ -e "$archive" && -n "$(find "$jar" "$target/lib" -newer "$archive" -print -quit)" ]]; then
     rm -f "$archive"
   fi
   STRATA_SERVER_CDS_FLAGS=()
+  if ! command -v flock >/dev/null || ! { exec 9>>"$archive.lock" && flock -n 9; }; then
+    # A writer is alive (or locks are unavailable): map a finished archive if there is one.
+    if [[ -f "$archive" ]]; then
+      STRATA_SERVER_CDS_FLAGS=("-XX:SharedArchiveFile=$archive" -Xlog:cds=off,cds+dynamic=off)
+    fi
+    return 0
+  fi
+  # The lock is ours, so no writer is alive: every partial archive is finished or abandoned.
+  for partial in "$archive".*.partial; do
+    [[ -f "$partial" ]] || continue
+    if [[ ! -f "$archive" ]] && "$java" -Xshare:on -XX:+VerifySharedSpaces "-XX:SharedArchiveFile=$partial" \
+        -Xlog:cds=off,cds+dynamic=off -cp "$classpath" -version >/dev/null 2>&1; then
+      mv -f "$partial" "$archive"
+    else
+      rm -f "$partial"
+    fi
+  done
   if [[ -f "$archive" ]]; then
+    exec 9>&-
     STRATA_SERVER_CDS_FLAGS=("-XX:SharedArchiveFile=$archive" -Xlog:cds=off,cds+dynamic=off)
-  elif command -v flock >/dev/null && exec 9>>"$archive.lock" && flock -n 9; then
-    STRATA_SERVER_CDS_FLAGS=(-XX:+RecordDynamicDumpInfo "-Dstrata.class-data-archive=$archive")
+  else
+    STRATA_SERVER_CDS_FLAGS=("-XX:ArchiveClassesAtExit=$archive.$BASHPID.partial" -Xlog:cds=off,cds+dynamic=off)
   fi
 }

@@ -101,7 +101,6 @@ public final class StrataServer implements AutoCloseable {
         http = new HttpEndpoint(config.bindAddress(), config.httpPort(), registry, this::unhealthy, this::notReady);
         http.start();
         probes.scheduleWithFixedDelay(this::publishHealth, 0, 1, TimeUnit.SECONDS);
-        ClassDataArchive.scheduleIfRequested(probes);
         LOG.info("node {} serving: gRPC on {}:{}, Raft on {}:{}, HTTP on {}:{} (data in {})", config.nodeId(),
                 config.bindAddress(), api.port(), config.bindAddress(), config.raftListenPort(), config.bindAddress(), http.port(),
                 config.dataDir().toAbsolutePath());
