@@ -55,6 +55,7 @@ import org.apache.ratis.statemachine.SnapshotInfo;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.thirdparty.com.google.protobuf.TextFormat;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
@@ -797,6 +798,17 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     public void notifyLeaderChanged(RaftGroupMemberId groupMemberId, RaftPeerId newLeaderId) {
         leaderChanges.incrementAndGet();
         LOG.info("{}: the leader is now {}", groupMemberId.getPeerId(), newLeaderId == null ? "unknown" : newLeaderId);
+    }
+
+    /**
+     * Ratis shuts a server down after an election that found it is no voter of the configuration
+     * it holds (NOT_IN_CONF), or that a voter told it to: this records its role then, as Ratis
+     * logs the election itself only at INFO.
+     */
+    @Override
+    public void notifyServerShutdown(RoleInfoProto roleInfo, boolean allServer) {
+        LOG.error("{}: Ratis shut this Raft server down after an election; its role was {} ({})", getId(), roleInfo.getRole(),
+                TextFormat.shortDebugString(roleInfo));
     }
 
     // ------------------------------------------------------------------ reads
