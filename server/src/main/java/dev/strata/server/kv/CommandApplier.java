@@ -20,6 +20,7 @@ import dev.strata.proto.v1.TxnResponse;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Turns the commands of a log entry into the engine writes they make and the responses their
@@ -49,9 +50,10 @@ public final class CommandApplier {
 
     /**
      * What applying a whole log entry does: one engine batch with every command's writes, each
-     * command's outcome in order, and the revision after the entry.
+     * command's outcome in order, the revision after the entry, and its user-key writes (a null
+     * value is a delete) for {@link RevisionCache#record}.
      */
-    public record EntryResult(WriteBatch batch, List<Outcome> outcomes, long revision) {}
+    public record EntryResult(WriteBatch batch, List<Outcome> outcomes, long revision, Map<byte[], StoredValue> writes) {}
 
     /**
      * Applies a put, delete, txn or batch command at {@code revision}.
@@ -103,7 +105,7 @@ public final class CommandApplier {
                 }
             }
         }
-        return new EntryResult(entry.toBatch(), outcomes, current);
+        return new EntryResult(entry.toBatch(), outcomes, current, entry.userWrites());
     }
 
     private MessageLite applyKv(PendingWrites view, Command command, long revision) {
@@ -118,11 +120,16 @@ public final class CommandApplier {
 
     private static PutResponse put(PendingWrites view, PutRequest r, long revision) {
         byte[] key = r.getKey().toByteArray();
-        StoredValue previous = view.get(key);
-        view.put(key, StoredValue.afterPut(previous, revision, r.getValue()));
         PutResponse.Builder out = PutResponse.newBuilder().setHeader(KvReader.header(revision));
-        if (r.getPrevKv() && previous != null) {
-            out.setPrevKv(previous.toKeyValue(key, false));
+        if (r.getPrevKv()) {
+            StoredValue previous = view.get(key);
+            view.put(key, StoredValue.afterPut(previous == null ? null : previous.revisions(), revision, r.getValue()));
+            if (previous != null) {
+                out.setPrevKv(previous.toKeyValue(key, false));
+            }
+        } else {
+            // Only the revisions are needed, which the revision cache usually has without an engine read.
+            view.put(key, StoredValue.afterPut(view.revisions(key), revision, r.getValue()));
         }
         return out.build();
     }
@@ -132,11 +139,11 @@ public final class CommandApplier {
         DeleteResponse.Builder out = DeleteResponse.newBuilder().setHeader(KvReader.header(revision));
         long deleted = 0;
         if (range.single()) {
-            StoredValue previous = view.get(range.from());
-            if (previous != null) {
+            StoredValue previous = r.getPrevKv() ? view.get(range.from()) : null;
+            if (previous != null || (!r.getPrevKv() && view.revisions(range.from()) != null)) {
                 view.delete(range.from());
                 deleted = 1;
-                if (r.getPrevKv()) {
+                if (previous != null) {
                     out.addPrevKvs(previous.toKeyValue(range.from(), false));
                 }
             }

@@ -13,20 +13,48 @@ import java.util.function.Function;
 public final class EngineView implements KvView {
     private final Function<byte[], byte[]> get;
     private final BiFunction<byte[], byte[], KeyValueIterator> scan;
+    private final RevisionCache revisions; // null: none
 
-    private EngineView(Function<byte[], byte[]> get, BiFunction<byte[], byte[], KeyValueIterator> scan) {
+    private EngineView(Function<byte[], byte[]> get, BiFunction<byte[], byte[], KeyValueIterator> scan,
+                       RevisionCache revisions) {
         this.get = get;
         this.scan = scan;
+        this.revisions = revisions;
     }
 
     /** The engine's current state; for the apply thread, the only writer, this is a stable view. */
     public static EngineView of(Engine engine) {
-        return new EngineView(engine::get, engine::scan);
+        return new EngineView(engine::get, engine::scan, null);
+    }
+
+    /**
+     * The engine's current state for the apply thread, with the cache of the revisions this
+     * engine holds: {@link #revisions} answers from it, and fills it from the engine on a miss.
+     */
+    public static EngineView of(Engine engine, RevisionCache revisions) {
+        return new EngineView(engine::get, engine::scan, revisions);
     }
 
     /** A consistent point-in-time view. */
     public static EngineView of(Snapshot snapshot) {
-        return new EngineView(snapshot::get, snapshot::scan);
+        return new EngineView(snapshot::get, snapshot::scan, null);
+    }
+
+    @Override
+    public RevisionCache.Revisions revisions(byte[] userKey) {
+        RevisionCache.Revisions known = revisions == null ? null : revisions.get(userKey);
+        if (known != null) {
+            return known;
+        }
+        byte[] stored = get.apply(KeySpace.data(userKey));
+        if (stored == null) {
+            return null;
+        }
+        RevisionCache.Revisions read = StoredValue.decodeRevisions(userKey, stored);
+        if (revisions != null) {
+            revisions.put(userKey, read);
+        }
+        return read;
     }
 
     @Override

@@ -10,6 +10,12 @@ public interface KvView {
     /** The stored value of {@code userKey}, or null when absent. */
     StoredValue get(byte[] userKey);
 
+    /** The revisions of {@code userKey} without its value, or null when absent. */
+    default RevisionCache.Revisions revisions(byte[] userKey) {
+        StoredValue v = get(userKey);
+        return v == null ? null : v.revisions();
+    }
+
     /** The entries in {@code [from, to)} (null {@code to} = no end) in key order. Close the cursor. */
     Cursor scan(byte[] from, byte[] to);
 

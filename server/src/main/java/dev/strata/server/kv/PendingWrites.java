@@ -3,6 +3,7 @@ package dev.strata.server.kv;
 import dev.strata.engine.WriteBatch;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -69,12 +70,26 @@ final class PendingWrites implements KvView {
         return batch;
     }
 
+    /** The user-key writes so far (null values are deletes), in key order; a read-only view. */
+    Map<byte[], StoredValue> userWrites() {
+        return Collections.unmodifiableMap(writes);
+    }
+
     @Override
     public StoredValue get(byte[] userKey) {
         if (writes.containsKey(userKey)) {
             return writes.get(userKey);
         }
         return base.get(userKey);
+    }
+
+    @Override
+    public RevisionCache.Revisions revisions(byte[] userKey) {
+        if (writes.containsKey(userKey)) {
+            StoredValue v = writes.get(userKey);
+            return v == null ? null : v.revisions();
+        }
+        return base.revisions(userKey);
     }
 
     /** Merges the base's entries with the pending writes in the range; a pending write shadows the base. */

@@ -25,9 +25,25 @@ public record StoredValue(long createRevision, long modRevision, long version, B
     static final int HEADER_SIZE = 1 + 3 * Long.BYTES;
 
     /** The value a put writes: a new key starts at version 1, an existing one keeps its creation. */
-    static StoredValue afterPut(StoredValue previous, long revision, ByteString value) {
+    static StoredValue afterPut(RevisionCache.Revisions previous, long revision, ByteString value) {
         return previous == null ? new StoredValue(revision, revision, 1, value)
-                : new StoredValue(previous.createRevision, revision, previous.version + 1, value);
+                : new StoredValue(previous.createRevision(), revision, previous.version() + 1, value);
+    }
+
+    /** The revisions without the value. */
+    RevisionCache.Revisions revisions() {
+        return new RevisionCache.Revisions(createRevision, modRevision, version);
+    }
+
+    /**
+     * The revisions of what {@link #encode} wrote, without copying the value.
+     *
+     * @throws EngineException with code CORRUPTION when the bytes are not a stored value
+     */
+    static RevisionCache.Revisions decodeRevisions(byte[] userKey, byte[] stored) {
+        checkFormat(userKey, stored);
+        ByteBuffer b = ByteBuffer.wrap(stored, 1, HEADER_SIZE - 1);
+        return new RevisionCache.Revisions(b.getLong(), b.getLong(), b.getLong());
     }
 
     byte[] encode() {
@@ -44,14 +60,18 @@ public record StoredValue(long createRevision, long modRevision, long version, B
      * @throws EngineException with code CORRUPTION when the bytes are not a stored value
      */
     static StoredValue decode(byte[] userKey, byte[] stored) {
+        checkFormat(userKey, stored);
+        ByteBuffer b = ByteBuffer.wrap(stored, 1, HEADER_SIZE - 1);
+        return new StoredValue(b.getLong(), b.getLong(), b.getLong(),
+                UnsafeByteOperations.unsafeWrap(stored, HEADER_SIZE, stored.length - HEADER_SIZE));
+    }
+
+    private static void checkFormat(byte[] userKey, byte[] stored) {
         if (stored.length < HEADER_SIZE || stored[0] != FORMAT) {
             throw new EngineException(EngineException.Code.CORRUPTION, "stored value of key " + Keys.describe(userKey)
                     + " is not in format " + FORMAT + " (" + stored.length + " bytes, first byte "
                     + (stored.length == 0 ? "none" : stored[0]) + ")");
         }
-        ByteBuffer b = ByteBuffer.wrap(stored, 1, HEADER_SIZE - 1);
-        return new StoredValue(b.getLong(), b.getLong(), b.getLong(),
-                UnsafeByteOperations.unsafeWrap(stored, HEADER_SIZE, stored.length - HEADER_SIZE));
     }
 
     KeyValue toKeyValue(byte[] userKey, boolean keysOnly) {

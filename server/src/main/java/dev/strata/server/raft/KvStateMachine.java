@@ -28,6 +28,7 @@ import dev.strata.server.checkpoint.StagedCheckpoint;
 import dev.strata.server.checkpoint.StagingArea;
 import dev.strata.server.kv.CommandApplier;
 import dev.strata.server.kv.EngineView;
+import dev.strata.server.kv.RevisionCache;
 import dev.strata.server.kv.InvalidRequestException;
 import dev.strata.server.kv.KeySpace;
 import dev.strata.server.kv.KvReader;
@@ -148,6 +149,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
 
     /** Null while paused or closed. Written under the view lock's write side. */
     private volatile Engine engine;
+    /** The revisions the open engine holds for recently written keys; replaced with the engine. */
+    private volatile RevisionCache revisionCache = new RevisionCache(RevisionCache.DEFAULT_CAPACITY);
     /** The KV revision of the state the engine shows: that of the last applied write. */
     private volatile long revision;
     /** The newest (term, index) known to be durable in the engine's files. */
@@ -228,6 +231,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         viewLock.writeLock().lock();
         try {
             engine = opened;
+            revisionCache = new RevisionCache(RevisionCache.DEFAULT_CAPACITY);
             durable = marker;
             skipThrough = applied.getIndex();
             revision = markerRevision;
@@ -396,7 +400,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             }
             boolean proposals = command.getOpCase() == Command.OpCase.PROPOSALS;
             List<Command> commands = proposals ? command.getProposals().getCommandsList() : List.of(command);
-            CommandApplier.EntryResult r = applier.applyEntry(EngineView.of(e), commands, revision);
+            RevisionCache cache = revisionCache;
+            CommandApplier.EntryResult r = applier.applyEntry(EngineView.of(e, cache), commands, revision);
             WriteBatch batch = r.batch().setAppliedMarker(AppliedMarker.encode(ti, r.revision()));
             viewLock.writeLock().lock();
             try {
@@ -404,9 +409,13 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
                 // sequences, which is what lets shipped checkpoint deltas be ordered by them.
                 e.write(batch, ti.getIndex());
                 revision = r.revision();
+            } catch (RuntimeException writeFailed) {
+                cache.clear(); // the engine may hold some of the batch or none of it
+                throw writeFailed;
             } finally {
                 viewLock.writeLock().unlock();
             }
+            cache.record(r.writes());
             for (int i = 0; i < commands.size(); i++) {
                 Command c = commands.get(i);
                 if (r.outcomes().get(i) instanceof CommandApplier.Applied) {

@@ -20,7 +20,7 @@ class StoredValueTest {
     void firstPutStartsAtVersionOneAndLaterPutsKeepTheCreation() {
         StoredValue first = StoredValue.afterPut(null, 10, ByteString.copyFromUtf8("a"));
         assertThat(first).isEqualTo(new StoredValue(10, 10, 1, ByteString.copyFromUtf8("a")));
-        StoredValue second = StoredValue.afterPut(first, 15, ByteString.copyFromUtf8("b"));
+        StoredValue second = StoredValue.afterPut(first.revisions(), 15, ByteString.copyFromUtf8("b"));
         assertThat(second).isEqualTo(new StoredValue(10, 15, 2, ByteString.copyFromUtf8("b")));
     }
 
