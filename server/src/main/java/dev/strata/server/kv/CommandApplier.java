@@ -139,13 +139,20 @@ public final class CommandApplier {
         DeleteResponse.Builder out = DeleteResponse.newBuilder().setHeader(KvReader.header(revision));
         long deleted = 0;
         if (range.single()) {
-            StoredValue previous = r.getPrevKv() ? view.get(range.from()) : null;
-            if (previous != null || (!r.getPrevKv() && view.revisions(range.from()) != null)) {
-                view.delete(range.from());
-                deleted = 1;
-                if (previous != null) {
-                    out.addPrevKvs(previous.toKeyValue(range.from(), false));
+            byte[] key = range.from();
+            boolean present;
+            if (r.getPrevKv()) {
+                StoredValue previous = view.get(key);
+                present = previous != null;
+                if (present) {
+                    out.addPrevKvs(previous.toKeyValue(key, false));
                 }
+            } else {
+                present = view.revisions(key) != null; // no value needed: the revision cache may answer
+            }
+            if (present) {
+                view.delete(key);
+                deleted = 1;
             }
         } else {
             // Collect first: the cursor reads the pending writes, which deleting changes.
