@@ -340,6 +340,7 @@ class CheckpointIT {
         // A write per log entry, so the old leader logs many entries of its own term, not a few batches.
         Map<String, String> config = new java.util.HashMap<>(PURGE_QUICKLY);
         config.put("strata.raft.write-batches-in-flight", "1000");
+        config.put("strata.raft.write-batch-max-writes", "1");
         cluster = TestCluster.start(dir, 3, config);
         write("a/", 100);
         long old = cluster.awaitLeader();

@@ -67,8 +67,12 @@ public final class ConfigKeys {
                     + "Assumes clocks run at the same rate on every node (bounded drift).");
     public static final ConfigKey WRITE_BATCHES_IN_FLIGHT = new ConfigKey("strata.raft.write-batches-in-flight",
             "--write-batches-in-flight", "4",
-            "Batches of writes a node has on their way through Raft at once; writes that arrive meanwhile form the next "
-                    + "batch (one log entry). More overlap Raft rounds; fewer share each round among more writes.");
+            "Batches of writes (Raft log entries) a node has on their way through Raft at once at most. A lone write "
+                    + "leaves at once; while a batch is in flight the writes that arrive wait and form the next one, which "
+                    + "leaves beside it only when full (write-batch-max-writes writes or 256 KiB).");
+    public static final ConfigKey WRITE_BATCH_MAX_WRITES = new ConfigKey("strata.raft.write-batch-max-writes",
+            "--write-batch-max-writes", "1024",
+            "Writes in one batch (one Raft log entry) at most; 1 gives every write an entry of its own.");
     public static final ConfigKey MAX_QUEUED_WRITE_BYTES = new ConfigKey("strata.raft.max-queued-write-bytes",
             "--max-queued-write-bytes", "64MiB",
             "Writes waiting on a node for their batch hold at most this many bytes; a write beyond it is refused with "
@@ -114,7 +118,8 @@ public final class ConfigKeys {
     public static final List<ConfigKey> ALL = List.of(NODE_ID, CLUSTER_NAME, PEERS, JOIN, STATEFULSET_SERVICE,
             STATEFULSET_INITIAL_SIZE, STATEFULSET_HOST_TEMPLATE, DATA_DIR, BIND_ADDRESS, CLIENT_PORT,
             RAFT_PORT, RAFT_LISTEN_PORT, HTTP_PORT, MAX_VALUE_SIZE, MAX_REQUEST_SIZE, REQUEST_TIMEOUT, SHUTDOWN_TIMEOUT, PAGE_MAX_ENTRIES,
-            PAGE_MAX_BYTES, READY_MAX_LAG, ELECTION_TIMEOUT, RAFT_REQUEST_TIMEOUT, LEADER_LEASE, WRITE_BATCHES_IN_FLIGHT, MAX_QUEUED_WRITE_BYTES, SNAPSHOT_ENTRIES,
+            PAGE_MAX_BYTES, READY_MAX_LAG, ELECTION_TIMEOUT, RAFT_REQUEST_TIMEOUT, LEADER_LEASE, WRITE_BATCHES_IN_FLIGHT, WRITE_BATCH_MAX_WRITES,
+            MAX_QUEUED_WRITE_BYTES, SNAPSHOT_ENTRIES,
             SNAPSHOT_BYTES, LOG_SEGMENT_SIZE, WRITE_BUFFER_SIZE, BLOCK_CACHE_SIZE, COMPACTION_THREADS, DELTA_RETENTION,
             CERT_FILE, KEY_FILE, TRUSTED_CA_FILE, CLIENT_CERT_AUTH, PEER_CERT_FILE, PEER_KEY_FILE, PEER_TRUSTED_CA_FILE);
 

@@ -42,9 +42,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * Proposes writes to the Raft log in batches. The commands that arrive while earlier batches
  * are being replicated travel together as one log entry (a {@code proposals} command), so the
  * cost of a Raft round (an entry appended, sent, fsynced by a majority, committed, applied) is
- * shared by every write in it, as a group commit shares an fsync. At most
- * {@link Limits#maxInFlight} batches are in flight; an idle proposer sends a lone command at
- * once, so batching never makes a write wait for company.
+ * shared by every write in it, as a group commit shares an fsync. An idle proposer sends a lone
+ * command at once, so batching never makes a write wait for company. While a batch is in flight
+ * the next one leaves only once it is full (of {@link Limits#maxCommands} commands or
+ * {@link Limits#maxBytes} bytes), up to {@link Limits#maxInFlight} batches: a Raft round costs
+ * each node about the same CPU whether it carries one write or a hundred, so on a busy node a
+ * partial batch waits for the round ahead of it and collects more writes, and only full batches
+ * overlap their rounds.
  *
  * <p>On the leader a batch goes to the local Raft server directly; elsewhere it goes to the
  * leader over Ratis's client transport. A batch keeps its client id and call id through every
@@ -70,7 +74,7 @@ final class Proposer implements AutoCloseable {
     /**
      * How batches are formed and how long one may take.
      *
-     * @param maxInFlight batches replicating at once; more writes wait and form the next batch
+     * @param maxInFlight batches replicating at once at most; a batch leaves beside others only when full
      * @param maxCommands commands in one batch at most
      * @param maxBytes    encoded commands in one batch at most (a single larger command goes alone)
      * @param timeout     from a batch's first attempt to giving up on it (the server's request timeout)
@@ -204,12 +208,27 @@ final class Proposer implements AutoCloseable {
             }
             queue.add(p);
             queuedBytes += p.size();
-            batch = inFlight < limits.maxInFlight() ? takeBatch() : null;
+            batch = mayStartBatch() ? takeBatch() : null;
         }
         if (batch != null) {
             start(new Batch(batch));
         }
         return p.future();
+    }
+
+    /**
+     * Whether the waiting writes may leave as a batch now: when none is in flight, or when they
+     * fill a batch and fewer than the most are in flight. Requires the lock.
+     */
+    private boolean mayStartBatch() {
+        if (queue.isEmpty()) {
+            return false;
+        }
+        if (inFlight == 0) {
+            return true;
+        }
+        return inFlight < limits.maxInFlight()
+                && (queue.size() >= limits.maxCommands() || queuedBytes >= limits.maxBytes());
     }
 
     /**
@@ -386,15 +405,21 @@ final class Proposer implements AutoCloseable {
         }
     }
 
-    /** Frees an ended batch's place and starts the next batch when writes are waiting. */
+    /** Frees an ended batch's place and starts the batches the waiting writes may form now. */
     private void release() {
-        List<Pending> next;
+        List<List<Pending>> next = new ArrayList<>(1);
         synchronized (this) {
             inFlight--;
-            next = !closed && !queue.isEmpty() && inFlight < limits.maxInFlight() ? takeBatch() : null;
+            while (!closed && mayStartBatch()) {
+                List<Pending> batch = takeBatch();
+                if (batch == null) {
+                    break;
+                }
+                next.add(batch);
+            }
         }
-        if (next != null) {
-            start(new Batch(next));
+        for (List<Pending> batch : next) {
+            start(new Batch(batch));
         }
     }
 

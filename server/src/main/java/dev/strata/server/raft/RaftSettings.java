@@ -122,15 +122,15 @@ final class RaftSettings {
 
     /**
      * How writes are batched into log entries: {@code strata.raft.write-batches-in-flight}
-     * batches at once; a batch holds at most 1,024 writes and 256 KiB (a larger write goes alone,
-     * up to the largest request, which the limits {@link #properties} sets admit). A batch's
-     * bytes are copied whole several times on their way (encoded, logged, applied as one engine
-     * batch); arrays over half a G1 region (512 KiB in a 512 MiB heap) are allocated straight in
-     * the old generation, and 4 MiB batches of 16 KiB values drove 512 MiB nodes into back-to-back
-     * full collections.
+     * batches at once at most, each of at most {@code strata.raft.write-batch-max-writes} writes
+     * and 256 KiB (a larger write goes alone, up to the largest request, which the limits
+     * {@link #properties} sets admit). A batch's bytes are copied whole several times on their way
+     * (encoded, logged, applied as one engine batch); arrays over half a G1 region (512 KiB in a
+     * 512 MiB heap) are allocated straight in the old generation, and 4 MiB batches of 16 KiB
+     * values drove 512 MiB nodes into back-to-back full collections.
      */
     static Proposer.Limits proposerLimits(ServerConfig c) {
-        return new Proposer.Limits(c.writeBatchesInFlight(), 1024, Math.min(256 * 1024, c.maxRequestSize()), c.requestTimeout(),
+        return new Proposer.Limits(c.writeBatchesInFlight(), c.writeBatchMaxWrites(), Math.min(256 * 1024, c.maxRequestSize()), c.requestTimeout(),
                 c.maxQueuedWriteBytes());
     }
 

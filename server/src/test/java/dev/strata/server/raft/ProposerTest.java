@@ -177,6 +177,40 @@ class ProposerTest {
     }
 
     @Test
+    void besideABatchInFlightOnlyFullBatchesLeaveUpToTheMostInFlight() throws Exception {
+        int size = put("k0").getSerializedSize();
+        Proposer p = proposer(3, 2L * size, TIMEOUT);
+        List<CompletableFuture<WriteReply>> writes = new ArrayList<>();
+        writes.add(p.propose(put("k0")));
+        writes.add(p.propose(put("k1")));
+        assertThat(transport.sent()).as("a partial batch waits for the one in flight").isEqualTo(1);
+        writes.add(p.propose(put("k2")));
+        assertThat(transport.sent()).as("a full batch leaves beside it").isEqualTo(2);
+        writes.add(p.propose(put("k3")));
+        writes.add(p.propose(put("k4")));
+        writes.add(p.propose(put("k5")));
+        writes.add(p.propose(put("k6")));
+        assertThat(transport.sent()).as("no more than three in flight").isEqualTo(3);
+        assertThat(transport.local).extracting(ProposerTest::keys)
+                .containsExactly(List.of("k0"), List.of("k1", "k2"), List.of("k3", "k4"));
+
+        transport.answer(0).complete(applied(transport.local.get(0), 0, -1));
+        assertThat(transport.sent()).as("the full batch waiting takes the place given back").isEqualTo(4);
+        assertThat(keys(transport.local.get(3))).containsExactly("k5", "k6");
+        writes.add(p.propose(put("k7")));
+        transport.answer(1).complete(applied(transport.local.get(1), 1, -1));
+        transport.answer(2).complete(applied(transport.local.get(2), 3, -1));
+        assertThat(transport.sent()).as("a partial batch waits while any is in flight").isEqualTo(4);
+        transport.answer(3).complete(applied(transport.local.get(3), 5, -1));
+        assertThat(transport.sent()).isEqualTo(5);
+        assertThat(keys(transport.local.get(4))).containsExactly("k7");
+        transport.answer(4).complete(applied(transport.local.get(4), 7, -1));
+        for (int i = 0; i < writes.size(); i++) {
+            assertThat(revision(writes.get(i))).isEqualTo(i);
+        }
+    }
+
+    @Test
     void aBatchHoldsNoMoreBytesThanTheLimitButALargerWriteStillGoesAlone() throws Exception {
         int size = put("k0").getSerializedSize();
         Proposer p = proposer(1, 2L * size, TIMEOUT);
