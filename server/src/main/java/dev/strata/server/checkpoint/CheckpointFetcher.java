@@ -21,7 +21,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -189,7 +188,7 @@ public final class CheckpointFetcher implements AutoCloseable {
                          FetchProgress shown) throws IOException {
         int file = -1;
         long expected = 0;
-        FileChannel out = null;
+        PartFile out = null;
         try {
             while (stream.hasNext()) {
                 TransferMessage m = stream.next();
@@ -214,25 +213,24 @@ public final class CheckpointFetcher implements AutoCloseable {
                     throw new IOException("chunk at offset " + c.getOffset() + " of " + plan.getFiles(file).getName()
                             + ", expected " + expected);
                 }
-                byte[] raw = Chunks.decode(c);
-                for (ByteBuffer b = ByteBuffer.wrap(raw); b.hasRemaining(); ) {
-                    out.write(b);
-                }
-                expected += raw.length;
-                progress.raw += raw.length;
+                ByteBuffer raw = Chunks.decode(c);
+                int length = raw.remaining();
+                out.append(raw);
+                expected += length;
+                progress.raw += length;
                 progress.wire += c.getData().size();
-                stats.receivedRawBytes.addAndGet(raw.length);
+                stats.receivedRawBytes.addAndGet(length);
                 stats.receivedWireBytes.addAndGet(c.getData().size());
                 PlannedFile f = plan.getFiles(file);
                 boolean fileDone = expected == f.getContent().getSize();
                 if (fileDone) {
-                    FileChannel done = out;
+                    PartFile done = out;
                     out = null;
                     staging.finish(f.getContent(), done);
                     progress.received++;
                     stats.filesReceived.incrementAndGet();
                 }
-                shown.received(raw.length, fileDone, System.nanoTime());
+                shown.received(length, fileDone, System.nanoTime());
             }
         } finally {
             if (out != null) {

@@ -68,7 +68,6 @@ public final class CheckpointTransferService extends CheckpointTransferGrpc.Chec
         long raw = 0;
         long wire = 0;
         int sent = 0;
-        byte[] buffer = new byte[Chunks.SIZE];
         for (int i = 0; i < plan.getFilesCount(); i++) {
             PlannedFile f = plan.getFiles(i);
             if (!f.getSend()) {
@@ -79,7 +78,8 @@ public final class CheckpointTransferService extends CheckpointTransferGrpc.Chec
             try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
                 long size = f.getContent().getSize();
                 for (long offset = f.getStartOffset(); offset < size; ) {
-                    int n = readFully(ch, buffer, offset, (int) Math.min(buffer.length, size - offset), path);
+                    byte[] buffer = new byte[(int) Math.min(Chunks.SIZE, size - offset)]; // the chunk keeps it
+                    int n = readFully(ch, buffer, offset, buffer.length, path);
                     Chunk chunk = Chunks.encode(i, offset, buffer, n);
                     flow.awaitReady();
                     call.onNext(TransferMessage.newBuilder().setChunk(chunk).build());

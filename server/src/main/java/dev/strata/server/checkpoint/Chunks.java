@@ -1,10 +1,10 @@
 package dev.strata.server.checkpoint;
 
-import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
 import dev.strata.engine.compress.Codec;
 import dev.strata.proto.v1.Chunk;
 
+import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
@@ -32,14 +32,17 @@ final class Chunks {
      */
     static final int PROBE = 64 << 10;
 
-    /** The chunk of file {@code file} holding {@code raw[0, length)}, which starts at {@code offset}. */
+    /**
+     * The chunk of file {@code file} holding {@code raw[0, length)}, which starts at {@code offset}.
+     * An uncompressed chunk wraps {@code raw} without copying it: the caller must not reuse it.
+     */
     static Chunk encode(int file, long offset, byte[] raw, int length) {
         byte[] compressed = worthCompressing(raw, length) ? Codec.ZSTD.compress(raw, 0, length, ZSTD_LEVEL) : null;
         Chunk.Builder b = Chunk.newBuilder().setFile(file).setOffset(offset).setRawLength(length).setCrc32C(crc(raw, length));
         if (compressed != null) {
             b.setCodec(Chunk.Codec.ZSTD).setData(UnsafeByteOperations.unsafeWrap(compressed));
         } else {
-            b.setCodec(Chunk.Codec.NONE).setData(ByteString.copyFrom(raw, 0, length));
+            b.setCodec(Chunk.Codec.NONE).setData(UnsafeByteOperations.unsafeWrap(raw, 0, length));
         }
         return b.build();
     }
@@ -53,30 +56,32 @@ final class Chunks {
     }
 
     /**
-     * The raw bytes of a chunk, checked against its length and CRC.
+     * The raw bytes of a chunk, checked against its length and CRC, as a read-only buffer (an
+     * uncompressed chunk's bytes are not copied).
      *
      * @throws CorruptChunkException when they do not decode or do not match
      */
-    static byte[] decode(Chunk c) {
-        byte[] raw;
+    static ByteBuffer decode(Chunk c) {
+        ByteBuffer raw;
         switch (c.getCodec()) {
-            case NONE -> raw = c.getData().toByteArray();
+            case NONE -> raw = c.getData().asReadOnlyByteBuffer();
             case ZSTD -> {
                 byte[] data = c.getData().toByteArray();
                 try {
-                    raw = Codec.ZSTD.decompress(data, 0, data.length);
+                    raw = ByteBuffer.wrap(Codec.ZSTD.decompress(data, 0, data.length)).asReadOnlyBuffer();
                 } catch (IllegalArgumentException e) {
                     throw new CorruptChunkException(c, e.getMessage());
                 }
             }
             default -> throw new CorruptChunkException(c, "unknown codec " + c.getCodecValue());
         }
-        if (raw.length != c.getRawLength()) {
-            throw new CorruptChunkException(c, raw.length + " bytes, the chunk says " + c.getRawLength());
+        if (raw.remaining() != c.getRawLength()) {
+            throw new CorruptChunkException(c, raw.remaining() + " bytes, the chunk says " + c.getRawLength());
         }
-        int crc = crc(raw, raw.length);
-        if (crc != c.getCrc32C()) {
-            throw new CorruptChunkException(c, "CRC " + Integer.toHexString(crc) + ", the chunk says "
+        CRC32C crc = new CRC32C();
+        crc.update(raw.duplicate());
+        if ((int) crc.getValue() != c.getCrc32C()) {
+            throw new CorruptChunkException(c, "CRC " + Integer.toHexString((int) crc.getValue()) + ", the chunk says "
                     + Integer.toHexString(c.getCrc32C()));
         }
         return raw;

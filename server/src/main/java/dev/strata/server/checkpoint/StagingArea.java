@@ -1,5 +1,6 @@
 package dev.strata.server.checkpoint;
 
+import dev.strata.engine.CorruptionException;
 import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.engine.checkpoint.StagedFiles;
 import dev.strata.proto.v1.ContentId;
@@ -9,7 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -21,7 +21,7 @@ import java.util.Map;
 
 /**
  * Where a receiver keeps what it has fetched, by content rather than by name: {@code objects/}
- * holds each finished file as {@code <size>-<crc>} (verified, fsynced) and each unfinished one
+ * holds each finished file as {@code <size>-<crc>} (verified as written, fsynced) and each unfinished one
  * as {@code <size>-<crc>.part} (a prefix of verified chunks). Table names are local to the node
  * that sent them, so a plan from another sender (after a leader change) still finds the files
  * it shares with the last one; a restart finds them too. {@link #assemble} then links a plan's
@@ -108,39 +108,29 @@ public final class StagingArea {
      * Opens the unfinished file for {@code c} to write from {@code offset}: what lies beyond it
      * (a chunk a break left half-written) is cut off.
      */
-    FileChannel openPart(ContentId c, long offset) throws IOException {
-        Path part = objects.resolve(name(c) + PART);
-        FileChannel ch = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        try {
-            if (ch.size() < offset) {
-                throw new IOException(part + " holds " + ch.size() + " bytes, the sender resumes at " + offset);
-            }
-            ch.truncate(offset);
-            ch.position(offset);
-            return ch;
-        } catch (IOException e) {
-            ch.close();
-            throw e;
-        }
+    PartFile openPart(ContentId c, long offset) throws IOException {
+        return PartFile.openAt(objects.resolve(name(c) + PART), offset);
     }
 
     /**
-     * Makes the unfinished file for {@code c} durable and finished, once it verifies whole.
+     * Makes the unfinished file for {@code c} durable and finished, once it matches {@code c}
+     * whole (its size, and the CRC of every byte written to it).
      *
-     * @throws dev.strata.engine.CorruptionException when it does not match {@code c} (it is deleted)
+     * @throws CorruptionException when it does not match {@code c} (it is deleted)
      */
-    void finish(ContentId c, FileChannel written) throws IOException {
-        written.force(true);
-        written.close();
-        Path part = objects.resolve(name(c) + PART);
-        try {
-            StagedFiles.verify(part, new dev.strata.engine.checkpoint.ContentId(c.getSize(), c.getCrc32C()));
+    void finish(ContentId c, PartFile written) throws IOException {
+        try (written) {
+            if (written.size() != c.getSize() || written.crc32c() != c.getCrc32C()) {
+                throw new CorruptionException(written.path(), 0, "staged " + written.size() + " bytes with CRC "
+                        + Integer.toHexString(written.crc32c()) + ", the plan says " + name(c));
+            }
+            written.force();
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(part);
+            Files.deleteIfExists(written.path());
             throw e;
         }
         Path done = objects.resolve(name(c));
-        Files.move(part, done, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(written.path(), done, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         complete.put(c, done);
     }
 

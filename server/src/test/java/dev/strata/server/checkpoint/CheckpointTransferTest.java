@@ -295,7 +295,7 @@ class CheckpointTransferTest {
         }
         while (stream.hasNext()) {
             var c = stream.next().getChunk();
-            outs.get(c.getFile()).write(Chunks.decode(c));
+            java.nio.channels.Channels.newChannel(outs.get(c.getFile())).write(Chunks.decode(c));
         }
         for (var o : outs) {
             o.close();
