@@ -278,7 +278,7 @@ public final class Engine implements AutoCloseable {
 
     /** Replays the logs newer than the manifest's log number into a table, then starts a fresh log. */
     private void recover() throws IOException {
-        WalReplay replay = WalReplay.run(dir, versions.logNumber(), versions.lastSequence());
+        WalReplay replay = WalReplay.run(dir, versions.logNumber(), versions.lastSequence(), options.walRecovery());
         lastSequence = Math.max(versions.lastSequence(), replay.lastSequence());
         visibleSequence = lastSequence;
 

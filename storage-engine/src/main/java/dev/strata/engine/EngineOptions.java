@@ -10,6 +10,8 @@ import java.util.Objects;
  * values below. Every option is validated when built, with a message that names the value.
  *
  * @param walMode                  how writes are logged before they reach a table (default {@link WalMode#SYNC})
+ * @param walRecovery              what opening does with damage in the logs it replays (default
+ *                                 {@link WalRecovery#STRICT})
  * @param writeBufferSize          memtable bytes before it is frozen and flushed (default 32 MiB); larger
  *                                 means fewer, larger L0 files and more memory
  * @param maxImmutableMemtables    frozen memtables waiting for flush before writes stall (default 2);
@@ -51,6 +53,7 @@ import java.util.Objects;
  */
 public record EngineOptions(
         WalMode walMode,
+        WalRecovery walRecovery,
         long writeBufferSize,
         int maxImmutableMemtables,
         int blockSize,
@@ -86,6 +89,7 @@ public record EngineOptions(
 
     public EngineOptions {
         Objects.requireNonNull(walMode, "walMode");
+        Objects.requireNonNull(walRecovery, "walRecovery");
         Objects.requireNonNull(compressionPolicy, "compressionPolicy");
         Objects.requireNonNull(eventListener, "eventListener");
         require(writeBufferSize >= 64 * KiB && writeBufferSize <= 4 * GiB, "writeBufferSize", writeBufferSize, "in [64 KiB, 4 GiB]");
@@ -167,6 +171,7 @@ public record EngineOptions(
     /** Builds {@link EngineOptions}; every setter returns this builder. */
     public static final class Builder {
         private WalMode walMode = WalMode.SYNC;
+        private WalRecovery walRecovery = WalRecovery.STRICT;
         private long writeBufferSize = 32 * MiB;
         private int maxImmutableMemtables = 2;
         private int blockSize = (int) (16 * KiB);
@@ -200,6 +205,7 @@ public record EngineOptions(
 
         private Builder(EngineOptions o) {
             walMode = o.walMode;
+            walRecovery = o.walRecovery;
             writeBufferSize = o.writeBufferSize;
             maxImmutableMemtables = o.maxImmutableMemtables;
             blockSize = o.blockSize;
@@ -231,6 +237,7 @@ public record EngineOptions(
         }
 
         public Builder walMode(WalMode v) { walMode = v; return this; }
+        public Builder walRecovery(WalRecovery v) { walRecovery = v; return this; }
         public Builder writeBufferSize(long bytes) { writeBufferSize = bytes; return this; }
         public Builder maxImmutableMemtables(int v) { maxImmutableMemtables = v; return this; }
         public Builder blockSize(int bytes) { blockSize = bytes; return this; }
@@ -261,7 +268,7 @@ public record EngineOptions(
         public Builder eventListener(EngineEventListener v) { eventListener = v; return this; }
 
         public EngineOptions build() {
-            return new EngineOptions(walMode, writeBufferSize, maxImmutableMemtables, blockSize, blockRestartInterval,
+            return new EngineOptions(walMode, walRecovery, writeBufferSize, maxImmutableMemtables, blockSize, blockRestartInterval,
                     bloomBitsPerKey, targetFileSize, level1MaxBytes, levelSizeMultiplier, numLevels,
                     level0CompactionTrigger, level0SlowdownTrigger, level0StopTrigger, softPendingCompactionBytes,
                     hardPendingCompactionBytes, compactionThreads, maxOpenTables, blockCacheSize, maxManifestFileSize,

@@ -19,10 +19,14 @@ import java.util.List;
  * Recovery of the writes that were logged but not yet flushed: reads every write-ahead log
  * numbered at or above the manifest's log number, oldest first, into one memtable.
  *
- * <p>A torn tail (a crash in the middle of an append) is truncated away, since the write that
- * was being appended never returned. Damage with valid records after it, or a torn log followed
- * by a newer log that holds records, means acknowledged writes would be lost: that is reported
- * as corruption and the engine does not open.
+ * <p>With {@link WalRecovery#STRICT}, a torn tail (a crash in the middle of an append) is
+ * truncated away, since the write that was being appended never returned. Damage with valid
+ * records after it, or a torn log followed by a newer log that holds records, means acknowledged
+ * writes would be lost: that is reported as corruption and the engine does not open.
+ *
+ * <p>With {@link WalRecovery#POINT_IN_TIME}, replay ends at the first damage of any kind and the
+ * records after it are dropped with a warning; the logs are not changed, since the flush that
+ * follows replay makes every replayed log obsolete.
  */
 final class WalReplay {
     private static final Logger LOG = LoggerFactory.getLogger(WalReplay.class);
@@ -50,7 +54,7 @@ final class WalReplay {
         return records;
     }
 
-    static WalReplay run(Path dir, long logNumber, long flushedSequence) throws IOException {
+    static WalReplay run(Path dir, long logNumber, long flushedSequence, WalRecovery recovery) throws IOException {
         List<Long> numbers = new ArrayList<>();
         try (var names = Files.list(dir)) {
             for (Path p : (Iterable<Path>) names::iterator) {
@@ -94,12 +98,26 @@ final class WalReplay {
                     count++;
                 }
                 if (reader.tornTail()) {
+                    if (recovery == WalRecovery.POINT_IN_TIME) {
+                        LOG.warn("log {} has a torn tail at offset {} of {} ({}); replay ends there", path,
+                                reader.validLength(), reader.fileSize(), reader.tornTailReason());
+                        break;
+                    }
                     LOG.warn("log {} has a torn tail at offset {} of {} ({}); truncating the unfinished write",
                             path, reader.validLength(), reader.fileSize(), reader.tornTailReason());
                     truncate(path, reader.validLength());
                     torn = path;
                     tornAt = reader.validLength();
                 }
+            } catch (CorruptionException e) {
+                if (recovery != WalRecovery.POINT_IN_TIME) {
+                    throw e;
+                }
+                // A record applied to the memtable only after it decoded whole, so the memtable
+                // holds exactly the records before the damage.
+                LOG.warn("replay of the write-ahead logs ends at damage ({}); the {} records before it are kept "
+                        + "and the writes after it come from the log that backs this one", e.getMessage(), count);
+                break;
             }
         }
         return new WalReplay(mem, last, count);

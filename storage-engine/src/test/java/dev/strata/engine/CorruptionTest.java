@@ -126,6 +126,54 @@ class CorruptionTest {
     }
 
     @Test
+    void pointInTimeRecoveryKeepsEveryRecordBeforeTheDamageAndItsMarker() throws IOException {
+        EngineOptions options = EngineOptions.builder().walMode(WalMode.NO_SYNC).walRecovery(WalRecovery.POINT_IN_TIME).build();
+        try (Engine db = Engine.open(dir, options)) {
+            for (int i = 0; i < 200; i++) {
+                db.write(new WriteBatch().put(key(i), value(i)).setAppliedMarker(("marker-" + i).getBytes()));
+            }
+        } // NO_SYNC: closing syncs the log and leaves the writes in it
+        Path wal = files(FileNames.Kind.WAL).get(0);
+        flip(wal, Files.size(wal) / 2);
+        int kept;
+        try (Engine db = Engine.open(dir, options)) {
+            kept = 0;
+            while (kept < 200 && db.get(key(kept)) != null) {
+                assertThat(db.get(key(kept))).isEqualTo(value(kept));
+                kept++;
+            }
+            assertThat(kept).as("records before the damage").isBetween(1, 198);
+            for (int i = kept; i < 200; i++) {
+                assertThat(db.get(key(i))).as("key " + i + " after the damage").isNull();
+            }
+            assertThat(db.appliedMarker()).isEqualTo(("marker-" + (kept - 1)).getBytes());
+            db.put(key(500), value(500));
+        }
+        // The replayed logs were flushed and dropped: the next open neither fails nor loses anything.
+        try (Engine db = Engine.open(dir, EngineOptions.builder().walMode(WalMode.NO_SYNC).build())) {
+            assertThat(db.get(key(kept - 1))).isEqualTo(value(kept - 1));
+            assertThat(db.get(key(kept))).isNull();
+            assertThat(db.get(key(500))).isEqualTo(value(500));
+        }
+    }
+
+    @Test
+    void pointInTimeRecoveryStopsAtATornTail() throws IOException {
+        EngineOptions options = EngineOptions.builder().walMode(WalMode.NO_SYNC).walRecovery(WalRecovery.POINT_IN_TIME).build();
+        try (Engine db = Engine.open(dir, options)) {
+            for (int i = 0; i < 200; i++) {
+                db.put(key(i), value(i));
+            }
+        }
+        Path wal = files(FileNames.Kind.WAL).get(0);
+        flip(wal, Files.size(wal) - 5);
+        try (Engine db = Engine.open(dir, options)) {
+            assertThat(db.get(key(198))).isEqualTo(value(198));
+            assertThat(db.get(key(199))).isNull();
+        }
+    }
+
+    @Test
     void damagedManifestStopsTheOpen() throws IOException {
         EngineOptions options = EngineModelTest.smallOptions(WalMode.NO_SYNC);
         try (Engine db = Engine.open(dir, options)) {
