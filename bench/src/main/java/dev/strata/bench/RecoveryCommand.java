@@ -152,8 +152,10 @@ final class RecoveryCommand implements Callable<Integer> {
             options = new RecoveryReport.Options(sizes, seed, NODES, inFlight, valueSize, deleteFraction, keyFraction,
                     List.of(CRASH_FROM, CRASH_TO), steady.toMillis() / 1e3, jvm, settings,
                     "SDK defaults: timeout 5 s, 8 attempts, backoff 50 ms to 1 s, cool-down 5 s", root.path().toString());
-            for (long size : sizes) {
-                Path clusterDir = root.path().resolve("n" + size);
+            for (int i = 0; i < sizes.size(); i++) {
+                long size = sizes.get(i);
+                // One directory per run: with --dir nothing is deleted, and a repeated size must start empty.
+                Path clusterDir = root.path().resolve("run" + (i + 1) + "-n" + size);
                 runs.add(run(size, clusterDir, settings, jvm));
                 if (root.deleteOnClose()) {
                     FileLinks.deleteTree(clusterDir);
