@@ -9,6 +9,8 @@ import dev.strata.engine.EngineStats;
 import dev.strata.engine.KeyValue;
 import dev.strata.engine.KeyValueIterator;
 import dev.strata.engine.Snapshot;
+import dev.strata.engine.WalMode;
+import dev.strata.engine.WalRecovery;
 import dev.strata.engine.WriteBatch;
 import dev.strata.engine.checkpoint.Checkpoint;
 import dev.strata.engine.checkpoint.CheckpointFile;
@@ -85,12 +87,19 @@ import java.util.function.Function;
  * to it. The server's one large coordinator; the key-value rules themselves live in
  * {@code dev.strata.server.kv}.
  *
- * <p>Durability: the engine runs without a WAL. Every batch written for a log entry carries
- * that entry's (term, index) as the engine's applied marker, which a flush makes durable.
- * {@link #getLatestSnapshot()} reports the durable marker, so after a restart Ratis replays
- * exactly the entries the engine's files do not hold, and {@link #applyTransaction} skips any
- * entry at or below the marker it opened with. {@link #takeSnapshot()} is a flush, so Ratis
- * purges only log entries the engine's files already hold.
+ * <p>Durability: the Raft log is the write-ahead log. Every batch written for a log entry
+ * carries that entry's (term, index) as the engine's applied marker, which a flush makes
+ * durable. {@link #getLatestSnapshot()} reports the durable marker, so after a restart Ratis
+ * replays exactly the entries the engine's files do not hold, and {@link #applyTransaction}
+ * skips any entry at or below the marker it opened with. {@link #takeSnapshot()} is a flush, so
+ * Ratis purges only log entries the engine's files already hold.
+ *
+ * <p>The engine also keeps its own log, unsynced ({@link WalMode#NO_SYNC}), as a restart cache:
+ * after a process crash it reopens with everything it had applied (its open replays that log and
+ * flushes it), so Raft replays almost nothing. Re-applying an entry costs far more than reading
+ * its engine batch back: the command is decoded again and every put reads the key's previous
+ * version, on cold code. After a machine crash the unsynced log may be damaged anywhere;
+ * {@link WalRecovery#POINT_IN_TIME} keeps the records before the damage and Raft replays the rest.
  *
  * <p>Failures: {@code applyTransaction} never throws (Ratis would stop the server). A command
  * that every node rejects the same way (it cannot happen after validation, but a malformed
@@ -174,13 +183,16 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
 
     /**
      * @param engineDir              the engine's directory (created if absent)
-     * @param engineOptions          engine options; the WAL must be disabled (the Raft log is the WAL)
+     * @param engineOptions          engine options; the engine's log must be unsynced with point-in-time
+     *                               recovery, or disabled (the Raft log is the write-ahead log)
      * @param validator              checks commands in {@link #startTransaction}
      * @param snapshotThresholdBytes ask for a snapshot after this many log bytes since the last one
      */
     public KvStateMachine(Path engineDir, EngineOptions engineOptions, RequestValidator validator, long snapshotThresholdBytes) {
-        if (engineOptions.walMode() != dev.strata.engine.WalMode.DISABLED) {
-            throw new IllegalArgumentException("the engine under Raft must run with WalMode.DISABLED, was " + engineOptions.walMode());
+        boolean restartCache = engineOptions.walMode() == WalMode.NO_SYNC && engineOptions.walRecovery() == WalRecovery.POINT_IN_TIME;
+        if (!restartCache && engineOptions.walMode() != WalMode.DISABLED) {
+            throw new IllegalArgumentException("the engine under Raft must run with WalMode.NO_SYNC and WalRecovery.POINT_IN_TIME, "
+                    + "or WalMode.DISABLED; was " + engineOptions.walMode() + " and " + engineOptions.walRecovery());
         }
         this.engineDir = engineDir;
         this.engineOptions = engineOptions;
@@ -259,7 +271,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             Engine e = engine;
             engine = null;
             if (e != null) {
-                e.close();
+                flushAndClose(e);
             }
         } catch (EngineException e) {
             // The files on disk are what the reload will read; a failed flush only means more replay.
@@ -328,7 +340,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
                 Engine e = engine;
                 engine = null;
                 if (e != null) {
-                    e.close();
+                    flushAndClose(e);
                 }
             } catch (EngineException e) {
                 LOG.error("closing the engine in {} failed; the next start replays the log from the durable marker {}: {}",
@@ -339,6 +351,18 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             waiters.failAll(new NodeUnavailableException("the state machine is closed"));
         });
         closeListener.run();
+    }
+
+    /**
+     * Flushes before closing, so that a checkpoint install or the next start finds the engine's
+     * files complete and its log empty (the log is only a crash's restart cache).
+     */
+    private static void flushAndClose(Engine e) {
+        try {
+            e.flush();
+        } finally {
+            e.close();
+        }
     }
 
     // ------------------------------------------------------------------ writes

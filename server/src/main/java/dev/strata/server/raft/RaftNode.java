@@ -2,6 +2,7 @@ package dev.strata.server.raft;
 
 import dev.strata.engine.EngineOptions;
 import dev.strata.engine.WalMode;
+import dev.strata.engine.WalRecovery;
 import dev.strata.proto.v1.Command;
 import dev.strata.proto.v1.MemberDirectory;
 import dev.strata.proto.v1.MemberRecord;
@@ -129,7 +130,9 @@ public final class RaftNode implements AutoCloseable {
         tls.configureRaft(parameters);
         this.configuredPeers = config.peers().stream().collect(Collectors.toUnmodifiableMap(PeerSpec::id, p -> p));
         EngineOptions engineOptions = EngineOptions.builder()
-                .walMode(WalMode.DISABLED)
+                // The engine's own log, unsynced, spares a crashed node re-applying its log (see KvStateMachine).
+                .walMode(WalMode.NO_SYNC)
+                .walRecovery(WalRecovery.POINT_IN_TIME)
                 .writeBufferSize(config.writeBufferSize())
                 .blockCacheSize(config.blockCacheSize())
                 .compactionThreads(config.compactionThreads())

@@ -22,12 +22,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -103,6 +106,38 @@ class KvStateMachineTest {
         assertThat(node.stateMachine().getLatestSnapshot().getIndex()).isEqualTo(node.status().durableIndex());
         assertThat(node.stateMachine().revision()).as("the revision is in the durable marker too").isEqualTo(revision);
         assertThat(put("after", "restart").getHeader().getRevision()).isEqualTo(revision + 1);
+    }
+
+    @Test
+    void aCrashedNodeReopensWithEverythingItAppliedFromTheEnginesLog(@TempDir Path crashed) throws Exception {
+        node = start(Map.of());
+        for (int i = 0; i < 50; i++) {
+            put("k" + i, "v" + i);
+        }
+        long last = node.status().appliedIndex();
+        assertThat(node.status().durableIndex()).isLessThan(last);
+        // A copy of the running node's files is what a kill -9 leaves: nothing flushed, the logs as written.
+        copyTree(dir, crashed);
+        node.close();
+        node = start(Map.of("strata.data.dir", crashed.toString()));
+        // The engine's open replayed its own log and flushed it, so Raft had nothing to re-apply.
+        assertThat(node.status().durableIndex()).isGreaterThanOrEqualTo(last);
+        for (int i = 0; i < 50; i++) {
+            assertThat(get(node, "k" + i)).isEqualTo("v" + i);
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
     }
 
     @Test
