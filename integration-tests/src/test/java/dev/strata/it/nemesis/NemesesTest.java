@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class NemesesTest {
     private static final List<String> CRASHES = List.of("kill-node", "kill-leader", "restart", "pause-node", "pause-leader",
-            "wipe", "wipe-in-place", "wipe-during-catch-up", "disk-full", "membership");
+            "wipe", "wipe-in-place", "wipe-during-catch-up", "disk-full", "membership", "engine-log-damage");
 
     @Test
     void everyNameGivesANemesisOfThatName() {

@@ -1,0 +1,97 @@
+package dev.strata.it.nemesis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A machine crash as the engine's own log sees it: kill -9 of a node, then damage to the newest
+ * non-empty engine log (never fsynced: the server keeps it only to restart without re-applying
+ * the Raft log), in one of the ways lost page-cache writes leave it: cut short, one byte
+ * flipped, or a 4 KiB page of zeros. The node must open with the records before the damage and
+ * get the rest from the Raft log, which was fsynced and is left whole. Heal starts it again.
+ */
+public final class EngineLogDamage implements Nemesis {
+    private static final int PAGE = 4096;
+    private long victim;
+
+    @Override
+    public String name() {
+        return "engine-log-damage";
+    }
+
+    @Override
+    public String inject(FaultContext c) {
+        victim = c.anyRunning();
+        c.cluster().kill9(victim);
+        Path engineDir = c.cluster().dataDir(victim).resolve("engine");
+        try {
+            Path log = newestNonEmptyLog(engineDir);
+            if (log == null) {
+                return "kill -9 node " + victim + " (its engine log was empty: nothing to damage)";
+            }
+            long size = Files.size(log);
+            long at = c.random().nextLong(size);
+            String what = switch (c.random().nextInt(3)) {
+                case 0 -> {
+                    try (FileChannel ch = FileChannel.open(log, StandardOpenOption.WRITE)) {
+                        ch.truncate(at);
+                    }
+                    yield "cut at byte " + at;
+                }
+                case 1 -> {
+                    flip(log, at);
+                    yield "byte " + at + " flipped";
+                }
+                default -> {
+                    long page = at / PAGE * PAGE;
+                    try (FileChannel ch = FileChannel.open(log, StandardOpenOption.WRITE)) {
+                        ch.write(ByteBuffer.allocate((int) Math.min(PAGE, size - page)), page);
+                    }
+                    yield "zeros at bytes " + page + "-" + Math.min(page + PAGE, size);
+                }
+            };
+            return "kill -9 node " + victim + "; its engine log " + log.getFileName() + " (" + size + " bytes): " + what;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot damage the engine log of node " + victim, e);
+        }
+    }
+
+    @Override
+    public String heal(FaultContext c) {
+        c.cluster().startNode(victim);
+        return "restart node " + victim;
+    }
+
+    private static Path newestNonEmptyLog(Path engineDir) throws IOException {
+        if (!Files.isDirectory(engineDir)) {
+            return null;
+        }
+        try (Stream<Path> files = Files.list(engineDir)) {
+            List<Path> logs = files.filter(p -> p.getFileName().toString().endsWith(".wal")).filter(p -> {
+                try {
+                    return Files.size(p) > 0;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).sorted(Comparator.comparing(p -> p.getFileName().toString())).toList();
+            return logs.isEmpty() ? null : logs.get(logs.size() - 1);
+        }
+    }
+
+    private static void flip(Path file, long offset) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate(1);
+            ch.read(b, offset);
+            b.put(0, (byte) (b.get(0) ^ 0x20));
+            ch.write(b.rewind(), offset);
+        }
+    }
+}
