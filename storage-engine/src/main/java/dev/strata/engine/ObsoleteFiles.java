@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Deletes the files the engine no longer needs (LevelDB's {@code DeleteObsoleteFiles}): tables
@@ -50,7 +49,7 @@ final class ObsoleteFiles {
             LOG.warn("cannot list {} to delete obsolete files: {}", dir, e.toString());
             return;
         }
-        Set<Long> live = versions.liveTableNumbers();
+        VersionSet.LiveFiles live = versions.liveFiles();
         long logNumber = versions.logNumber();
         long manifest = versions.manifestNumber();
         for (Path p : names) {
@@ -59,7 +58,7 @@ final class ObsoleteFiles {
                 continue;
             }
             boolean obsolete = switch (f.kind()) {
-                case TABLE -> !live.contains(f.number());
+                case TABLE -> !live.isTableLive(f.number());
                 case WAL -> f.number() < logNumber;
                 case MANIFEST -> f.number() < manifest;
                 default -> false;
@@ -73,7 +72,7 @@ final class ObsoleteFiles {
         }
         for (Path p : valueLogNames) {
             ValueLogId id = ValueLogId.parse(p.getFileName().toString());
-            if (id != null && !versions.isValueLogLive(id)) {
+            if (id != null && !live.isValueLogLive(id)) {
                 valueLogs.evict(id);
                 deleteQuietly(p);
             }

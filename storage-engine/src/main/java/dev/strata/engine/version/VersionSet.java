@@ -381,8 +381,8 @@ public final class VersionSet implements AutoCloseable {
      * protected from obsolete-file deletion until an applied edit adds it (or
      * {@link #releasePendingOutput} when it is abandoned).
      */
-    public long newPendingOutput() {
-        long n = newFileNumber();
+    public synchronized long newPendingOutput() {
+        long n = nextFileNumber++;
         pendingOutputs.add(n);
         return n;
     }
@@ -425,32 +425,37 @@ public final class VersionSet implements AutoCloseable {
     }
 
     /**
-     * Table files some live version lists, plus outputs being written: everything that must not
-     * be deleted.
+     * What obsolete-file deletion must keep: every table and value log a live version lists, and
+     * the outputs and ingests being written. Read under the lock edits are applied under, so no
+     * version can be installed while the live versions are walked; one released meanwhile only
+     * makes its own files obsolete, which is correct.
      */
-    public Set<Long> liveTableNumbers() {
-        Set<Long> out = new HashSet<>(pendingOutputs);
+    public synchronized LiveFiles liveFiles() {
+        Set<Long> tables = new HashSet<>(pendingOutputs);
+        Set<ValueLogId> logs = new HashSet<>(pendingIngests);
+        for (long n : pendingOutputs) {
+            logs.add(new ValueLogId(origin, n));
+        }
         for (Version v : live) {
             for (int l = 0; l < v.numLevels(); l++) {
                 for (FileMetadata f : v.files(l)) {
-                    out.add(f.number());
+                    tables.add(f.number());
                 }
             }
+            logs.addAll(v.valueLogs().keySet());
         }
-        return out;
+        return new LiveFiles(tables, logs);
     }
 
-    /** True when a value-log file must not be deleted: a live version lists it or it is being written. */
-    public boolean isValueLogLive(ValueLogId id) {
-        if (pendingIngests.contains(id) || (id.origin() == origin() && pendingOutputs.contains(id.number()))) {
-            return true;
+    /** The files some live version lists or a job is writing: everything that must not be deleted. */
+    public record LiveFiles(Set<Long> tables, Set<ValueLogId> valueLogs) {
+        public boolean isTableLive(long number) {
+            return tables.contains(number);
         }
-        for (Version v : live) {
-            if (v.valueLogs().containsKey(id)) {
-                return true;
-            }
+
+        public boolean isValueLogLive(ValueLogId id) {
+            return valueLogs.contains(id);
         }
-        return false;
     }
 
     /**

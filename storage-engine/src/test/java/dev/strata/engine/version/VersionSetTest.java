@@ -139,9 +139,40 @@ class VersionSetTest {
             long old = vs.current().files(0).get(0).number();
             Version pinned = vs.acquireCurrent();
             vs.logAndApply(VersionEdit.builder().deleteFile(0, old).build());
-            assertThat(vs.liveTableNumbers()).as("a reader still holds it").contains(old);
+            assertThat(vs.liveFiles().isTableLive(old)).as("a reader still holds it").isTrue();
             vs.release(pinned);
-            assertThat(vs.liveTableNumbers()).doesNotContain(old);
+            assertThat(vs.liveFiles().isTableLive(old)).isFalse();
+        }
+    }
+
+    /**
+     * Obsolete-file deletion reads the live set while edits install versions: a file that every
+     * version lists (here moved back and forth between levels) must never look obsolete, even
+     * when the version holding it is replaced during the read.
+     */
+    @Test
+    void aFileEveryVersionListsIsAlwaysLiveWhileVersionsChange() throws Exception {
+        try (VersionSet vs = open()) {
+            vs.logAndApply(VersionEdit.builder().addFile(0, file(vs.newFileNumber(), "a", "b")).build());
+            FileMetadata f = vs.current().files(0).get(0);
+            int moves = 20_000;
+            Thread mover = new Thread(() -> {
+                for (int i = 0; i < moves; i++) {
+                    int from = i % 2 == 0 ? 0 : 1;
+                    vs.logAndApply(VersionEdit.builder().deleteFile(from, f.number()).addFile(1 - from, f).build());
+                }
+            });
+            mover.start();
+            int reads = 0;
+            int missed = 0;
+            while (mover.isAlive() || reads == 0) {
+                reads++;
+                if (!vs.liveFiles().isTableLive(f.number())) {
+                    missed++;
+                }
+            }
+            mover.join();
+            assertThat(missed).as("reads of the live set that missed the file, of %d", reads).isZero();
         }
     }
 
