@@ -1,5 +1,7 @@
 package dev.strata.it.nemesis;
 
+import dev.strata.engine.version.FileNames;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -75,14 +77,23 @@ public final class EngineLogDamage implements Nemesis {
             return null;
         }
         try (Stream<Path> files = Files.list(engineDir)) {
-            List<Path> logs = files.filter(p -> p.getFileName().toString().endsWith(".wal")).filter(p -> {
-                try {
-                    return Files.size(p) > 0;
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).sorted(Comparator.comparing(p -> p.getFileName().toString())).toList();
+            List<Path> logs = files.filter(p -> isLog(p) && sizeOf(p) > 0)
+                    .sorted(Comparator.comparingLong(p -> FileNames.parse(p.getFileName().toString()).number()))
+                    .toList();
             return logs.isEmpty() ? null : logs.get(logs.size() - 1);
+        }
+    }
+
+    private static boolean isLog(Path p) {
+        FileNames.Parsed f = FileNames.parse(p.getFileName().toString());
+        return f != null && f.kind() == FileNames.Kind.WAL;
+    }
+
+    private static long sizeOf(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
