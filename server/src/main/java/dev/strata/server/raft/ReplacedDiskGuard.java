@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -42,8 +43,11 @@ import java.util.stream.Stream;
  * (see {@code RaftNode}), so a peer's directory naming this node means it ran with the data
  * that is gone. A fresh cluster's members start with no record, whether together or one after
  * another. The check asks every configured peer it can reach; when none answers (the whole
- * cluster is down) it cannot tell and lets the start go on, as etcd does. A node that starts
- * empty in join mode waits too while the cluster still lists it as a voter.
+ * cluster is down) it cannot tell and lets a node configured as a voter start, as etcd does for a
+ * member of a new cluster. A node that starts empty in join mode waits while the cluster still
+ * lists it as a voter, and while no peer answers at all: it may be a voter that lost its disk
+ * and whose command line names members that are gone, and etcd refuses a joining member that
+ * cannot reach its cluster too.
  */
 final class ReplacedDiskGuard {
     private static final Logger LOG = LoggerFactory.getLogger(ReplacedDiskGuard.class);
@@ -80,10 +84,11 @@ final class ReplacedDiskGuard {
 
     /**
      * Decides how a node with nothing on disk starts, asking each peer about node {@code selfId},
-     * and holds it back while the cluster lists it as a voter. A node configured to join joins.
-     * A node configured as a voter starts as one when no peer's member directory records it (a
-     * new cluster); when one does, it waits until no peer's configuration lists it as a voter,
-     * then joins as a new member.
+     * and holds it back while the cluster lists it as a voter. A node configured to join joins
+     * once a peer answers that it does not list it as a voter. A node configured as a voter
+     * starts as one when no peer's member directory records it (a new cluster); when one does,
+     * it waits until a peer answers that its configuration does not list it as a voter, then
+     * joins as a new member.
      *
      * @param ask a client that talks to the one peer given
      * @return whether the node must start in join mode
@@ -102,15 +107,18 @@ final class ReplacedDiskGuard {
             LOG.warn("{}", heldBack(selfId, false, recording.knowing().get()));
         }
         boolean told = !configuredToJoin;
-        // For a node the directory knows, only a peer's answer ends the wait: one that does not
-        // answer may still list it. A node told to join, unknown to the directory, starts when
-        // no peer answers, as it did before the check (it cannot vote until it is added).
+        boolean toldUnanswered = false;
+        // Only a peer's answer ends the wait: one that does not answer may still list the node
+        // as a voter, and started then it would vote as that voter once the leader reaches it.
         for (Answers listing = askAll(selfId, peers, ask, LISTS_AS_VOTER);
-             listing.knowing().isPresent() || (!configuredToJoin && listing.answered().isEmpty());
+             listing.knowing().isPresent() || listing.answered().isEmpty();
              listing = askAll(selfId, peers, ask, LISTS_AS_VOTER)) {
             if (!told && listing.knowing().isPresent()) {
                 LOG.warn("{}", heldBack(selfId, true, listing.knowing().get()));
                 told = true;
+            } else if (!toldUnanswered && listing.knowing().isEmpty()) {
+                LOG.warn("{}", noPeerAnswers(selfId, peers));
+                toldUnanswered = true;
             }
             if (!sleep(LISTED_RECHECK_MS)) {
                 throw new InterruptedIOException("interrupted while waiting for the cluster to remove node " + selfId);
@@ -181,6 +189,15 @@ final class ReplacedDiskGuard {
                 + "(peer " + peer.getId() + " at " + peer.getAddress() + " records it): its Raft log and votes are gone, and "
                 + "voting without them could elect a leader that lacks committed writes, so it waits, neither voting nor "
                 + "serving." + end;
+    }
+
+    /** Why node {@code selfId}, on an empty disk, waits for one of {@code peers} to answer. */
+    static String noPeerAnswers(long selfId, List<RaftPeer> peers) {
+        String listed = peers.stream().map(p -> p.getId() + " at " + p.getAddress()).collect(Collectors.joining(", "));
+        return "node " + selfId + " starts on an empty data directory and none of its peers (" + listed + ") answers, so it "
+                + "cannot tell whether the cluster still lists it as a voter: as that voter it would vote without the log "
+                + "and votes it had, so it waits, neither voting nor serving, asking again. If these members are gone, "
+                + "start it with the cluster's current members in --peers (docs/server.md, \"Replacing a member's disk\").";
     }
 
     /** What one peer said. */
