@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
@@ -172,7 +173,7 @@ public final class ProcessCluster implements AutoCloseable {
     private Map<String, String> config(Node n) {
         Map<String, String> c = new HashMap<>(DEFAULTS);
         c.put("strata.node.id", Long.toString(n.id()));
-        c.put("strata.cluster.peers", initial.values().stream().map(Node::peer).collect(Collectors.joining(",")));
+        c.put("strata.cluster.peers", peersFor(n));
         c.put("strata.data.dir", dataDir(n.id()).toString());
         c.put("strata.server.client-port", Integer.toString(n.clientPort()));
         c.put("strata.server.raft-port", Integer.toString(n.proxyPort()));
@@ -182,6 +183,18 @@ public final class ProcessCluster implements AutoCloseable {
         }
         c.putAll(overrides);
         return c;
+    }
+
+    /**
+     * The peers a node is started with: the initial members, which a new cluster forms from, and
+     * the current ones, as an operator names them when starting a node after membership changed.
+     * A node on an empty disk asks them whether the cluster still lists it as a voter; with only
+     * members that are gone it could not tell, and would wait.
+     */
+    private String peersFor(Node n) {
+        Map<Long, Node> peers = new TreeMap<>(initial);
+        peers.putAll(members);
+        return peers.values().stream().map(Node::peer).collect(Collectors.joining(","));
     }
 
     /** Starts node {@code id} (again, with whatever its data directory holds). */
