@@ -276,13 +276,7 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /**
-     * Replays the logs newer than the manifest's log number into a memtable and starts a fresh
-     * log. The memtable is flushed before the open returns, or, with
-     * {@link EngineOptions#avoidFlushDuringRecovery}, kept as a frozen memtable for the
-     * background flush: the manifest's log number then stays where it was, so the replayed logs
-     * stay until that flush, and a crash before it replays them again followed by the new log.
-     */
+    /** Replays the logs newer than the manifest's log number into a table, then starts a fresh log. */
     private void recover() throws IOException {
         WalReplay replay = WalReplay.run(dir, versions.logNumber(), versions.lastSequence(), options.walRecovery());
         lastSequence = Math.max(versions.lastSequence(), replay.lastSequence());
@@ -295,32 +289,9 @@ public final class Engine implements AutoCloseable {
             wal = LogWriter.create(FileNames.wal(dir, newWal));
             VersionSet.syncDirectory(dir);
         }
-        MemTable recovered = replay.memTable();
-        boolean flushInBackground = options.avoidFlushDuringRecovery() && options.walMode() != WalMode.DISABLED
-                && !replay.stoppedAtDamage() && !recovered.isEmpty();
-        if (flushInBackground) {
-            imms.add(recovered);
-        } else {
-            flushRecovered(recovered, newWal);
-        }
-        mem = new MemTable(newWal);
-        publishMemTables();
-        obsoleteFiles.delete();
-        LOG.info("opened {}: {} (replayed {} log records, last sequence {}{})", dir, versions.current(),
-                replay.records(), lastSequence, flushInBackground ? "; flushing them in the background" : "");
-        mutex.lock();
-        try {
-            scheduleFlush();
-            maybeScheduleCompaction();
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /** Writes what replay recovered as an L0 table and moves the manifest's log number to {@code newWal}. */
-    private void flushRecovered(MemTable recovered, long newWal) throws IOException {
         long coveredBefore = versions.lastSequence();
         VersionEdit.Builder edit = VersionEdit.builder().logNumber(newWal).lastSequence(lastSequence);
+        MemTable recovered = replay.memTable();
         if (!recovered.isEmpty()) {
             Version base = versions.acquireCurrent();
             try {
@@ -336,6 +307,17 @@ public final class Engine implements AutoCloseable {
             edit.appliedMarker(recovered.appliedMarker());
         }
         commitFlush(edit.build(), coveredBefore);
+        mem = new MemTable(newWal);
+        publishMemTables();
+        obsoleteFiles.delete();
+        LOG.info("opened {}: {} (replayed {} log records, last sequence {})", dir, versions.current(),
+                replay.records(), lastSequence);
+        mutex.lock();
+        try {
+            maybeScheduleCompaction();
+        } finally {
+            mutex.unlock();
+        }
     }
 
     // ---------------------------------------------------------------- writes
@@ -1377,20 +1359,6 @@ public final class Engine implements AutoCloseable {
     public byte[] appliedMarker() {
         byte[] m = versions.appliedMarker();
         return m == null ? null : m.clone();
-    }
-
-    /**
-     * The newest applied marker of any write the engine holds, in a memtable or flushed: after an
-     * open, the last marker its logs held. At least {@link #appliedMarker()}; null when no write
-     * ever carried one.
-     */
-    public byte[] newestAppliedMarker() {
-        MemTables view = memtables;
-        byte[] m = view.mem().appliedMarker();
-        for (int i = 0; m == null && i < view.immsNewestFirst().size(); i++) {
-            m = view.immsNewestFirst().get(i).appliedMarker();
-        }
-        return m != null ? m.clone() : appliedMarker();
     }
 
     public Path directory() {

@@ -12,11 +12,6 @@ import java.util.Objects;
  * @param walMode                  how writes are logged before they reach a table (default {@link WalMode#SYNC})
  * @param walRecovery              what opening does with damage in the logs it replays (default
  *                                 {@link WalRecovery#STRICT})
- * @param avoidFlushDuringRecovery keep the writes an open replays from the logs in memory and flush them in the
- *                                 background, instead of before the open returns (default false, as RocksDB's
- *                                 {@code avoid_flush_during_recovery}); the open is faster, and the replayed logs
- *                                 stay until that flush. Logs that replay stopped at damage in are always
- *                                 flushed at once, so the damage is never read again
  * @param writeBufferSize          memtable bytes before it is frozen and flushed (default 32 MiB); larger
  *                                 means fewer, larger L0 files and more memory
  * @param maxImmutableMemtables    frozen memtables waiting for flush before writes stall (default 2);
@@ -59,7 +54,6 @@ import java.util.Objects;
 public record EngineOptions(
         WalMode walMode,
         WalRecovery walRecovery,
-        boolean avoidFlushDuringRecovery,
         long writeBufferSize,
         int maxImmutableMemtables,
         int blockSize,
@@ -178,7 +172,6 @@ public record EngineOptions(
     public static final class Builder {
         private WalMode walMode = WalMode.SYNC;
         private WalRecovery walRecovery = WalRecovery.STRICT;
-        private boolean avoidFlushDuringRecovery;
         private long writeBufferSize = 32 * MiB;
         private int maxImmutableMemtables = 2;
         private int blockSize = (int) (16 * KiB);
@@ -213,7 +206,6 @@ public record EngineOptions(
         private Builder(EngineOptions o) {
             walMode = o.walMode;
             walRecovery = o.walRecovery;
-            avoidFlushDuringRecovery = o.avoidFlushDuringRecovery;
             writeBufferSize = o.writeBufferSize;
             maxImmutableMemtables = o.maxImmutableMemtables;
             blockSize = o.blockSize;
@@ -246,7 +238,6 @@ public record EngineOptions(
 
         public Builder walMode(WalMode v) { walMode = v; return this; }
         public Builder walRecovery(WalRecovery v) { walRecovery = v; return this; }
-        public Builder avoidFlushDuringRecovery(boolean v) { avoidFlushDuringRecovery = v; return this; }
         public Builder writeBufferSize(long bytes) { writeBufferSize = bytes; return this; }
         public Builder maxImmutableMemtables(int v) { maxImmutableMemtables = v; return this; }
         public Builder blockSize(int bytes) { blockSize = bytes; return this; }
@@ -277,8 +268,8 @@ public record EngineOptions(
         public Builder eventListener(EngineEventListener v) { eventListener = v; return this; }
 
         public EngineOptions build() {
-            return new EngineOptions(walMode, walRecovery, avoidFlushDuringRecovery, writeBufferSize, maxImmutableMemtables,
-                    blockSize, blockRestartInterval, bloomBitsPerKey, targetFileSize, level1MaxBytes, levelSizeMultiplier, numLevels,
+            return new EngineOptions(walMode, walRecovery, writeBufferSize, maxImmutableMemtables, blockSize, blockRestartInterval,
+                    bloomBitsPerKey, targetFileSize, level1MaxBytes, levelSizeMultiplier, numLevels,
                     level0CompactionTrigger, level0SlowdownTrigger, level0StopTrigger, softPendingCompactionBytes,
                     hardPendingCompactionBytes, compactionThreads, maxOpenTables, blockCacheSize, maxManifestFileSize,
                     compressionPolicy, valueLogEnabled, minBlobSize, valueLogDir, valueLogFileSize, valueLogGarbageRatio,

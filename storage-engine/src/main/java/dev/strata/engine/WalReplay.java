@@ -19,14 +19,14 @@ import java.util.List;
  * Recovery of the writes that were logged but not yet flushed: reads every write-ahead log
  * numbered at or above the manifest's log number, oldest first, into one memtable.
  *
- * <p>A torn tail (a crash in the middle of an append) is truncated away, since the write that
- * was being appended never returned. With {@link WalRecovery#STRICT}, damage with valid records
- * after it, or a torn log followed by a newer log that holds records, means acknowledged writes
- * would be lost: that is reported as corruption and the engine does not open.
+ * <p>With {@link WalRecovery#STRICT}, a torn tail (a crash in the middle of an append) is
+ * truncated away, since the write that was being appended never returned. Damage with valid
+ * records after it, or a torn log followed by a newer log that holds records, means acknowledged
+ * writes would be lost: that is reported as corruption and the engine does not open.
  *
- * <p>With {@link WalRecovery#POINT_IN_TIME}, replay ends at such damage instead and the records
- * after it are dropped with a warning; the logs are not changed further, since the open flushes
- * after such a replay, which makes every replayed log obsolete ({@link #stoppedAtDamage()}).
+ * <p>With {@link WalRecovery#POINT_IN_TIME}, replay ends at the first damage of any kind and the
+ * records after it are dropped with a warning; the logs are not changed, since the flush that
+ * follows replay makes every replayed log obsolete.
  */
 final class WalReplay {
     private static final Logger LOG = LoggerFactory.getLogger(WalReplay.class);
@@ -34,18 +34,11 @@ final class WalReplay {
     private final MemTable memTable;
     private final long lastSequence;
     private final long records;
-    private final boolean stoppedAtDamage;
 
-    private WalReplay(MemTable memTable, long lastSequence, long records, boolean stoppedAtDamage) {
+    private WalReplay(MemTable memTable, long lastSequence, long records) {
         this.memTable = memTable;
         this.lastSequence = lastSequence;
         this.records = records;
-        this.stoppedAtDamage = stoppedAtDamage;
-    }
-
-    /** Whether replay ended at damage ({@link WalRecovery#POINT_IN_TIME}): a replay of the same logs would stop there again. */
-    boolean stoppedAtDamage() {
-        return stoppedAtDamage;
     }
 
     MemTable memTable() {
@@ -78,7 +71,6 @@ final class WalReplay {
         long count = 0;
         Path torn = null;
         long tornAt = 0;
-        boolean damaged = false;
         for (long number : numbers) {
             Path path = FileNames.wal(dir, number);
             try (LogReader reader = new LogReader(path)) {
@@ -106,6 +98,11 @@ final class WalReplay {
                     count++;
                 }
                 if (reader.tornTail()) {
+                    if (recovery == WalRecovery.POINT_IN_TIME) {
+                        LOG.warn("log {} has a torn tail at offset {} of {} ({}); replay ends there", path,
+                                reader.validLength(), reader.fileSize(), reader.tornTailReason());
+                        break;
+                    }
                     LOG.warn("log {} has a torn tail at offset {} of {} ({}); truncating the unfinished write",
                             path, reader.validLength(), reader.fileSize(), reader.tornTailReason());
                     truncate(path, reader.validLength());
@@ -120,11 +117,10 @@ final class WalReplay {
                 // holds exactly the records before the damage.
                 LOG.warn("replay of the write-ahead logs ends at damage ({}); the {} records before it are kept "
                         + "and the writes after it come from the log that backs this one", e.getMessage(), count);
-                damaged = true;
                 break;
             }
         }
-        return new WalReplay(mem, last, count, damaged);
+        return new WalReplay(mem, last, count);
     }
 
     private static void truncate(Path path, long length) throws IOException {

@@ -95,8 +95,8 @@ import java.util.function.Function;
  * Ratis purges only log entries the engine's files already hold.
  *
  * <p>The engine also keeps its own log, unsynced ({@link WalMode#NO_SYNC}), as a restart cache:
- * after a process crash it reopens with everything it had applied (its open replays that log
- * into memory and flushes it in the background), so Raft re-applies almost nothing. Re-applying an entry costs far more than reading
+ * after a process crash it reopens with everything it had applied (its open replays that log and
+ * flushes it), so Raft replays almost nothing. Re-applying an entry costs far more than reading
  * its engine batch back: the command is decoded again and every put reads the key's previous
  * version, on cold code. After a machine crash the unsynced log may be damaged anywhere;
  * {@link WalRecovery#POINT_IN_TIME} keeps the records before the damage and Raft replays the rest.
@@ -130,7 +130,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private final KvReader reader;
     private final CommandApplier applier;
     private final long snapshotThresholdBytes;
-    private final EngineSnapshotStorage storage = new EngineSnapshotStorage(this::snapshotTermIndex);
+    private final EngineSnapshotStorage storage = new EngineSnapshotStorage(this::durableTermIndex);
     private final AppliedIndexWaiters waiters = new AppliedIndexWaiters();
     private final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
     private final Map<Long, String> memberAddresses = new ConcurrentHashMap<>();
@@ -215,7 +215,6 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private void openEngine() throws IOException {
         Engine opened;
         TermIndex marker;
-        TermIndex held;
         long markerRevision;
         CheckpointInstall.recover(engineDir);
         try {
@@ -224,12 +223,9 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             throw new IOException("cannot open the engine in " + engineDir + ": " + e.getMessage(), e);
         }
         try {
-            marker = AppliedMarker.decode(opened.appliedMarker());
-            // What the engine holds, flushed or read back from its own log into memory: Raft
-            // replays from the durable marker and skips the entries up to this one.
-            byte[] heldBytes = opened.newestAppliedMarker();
-            held = AppliedMarker.decode(heldBytes);
-            markerRevision = AppliedMarker.revision(heldBytes);
+            byte[] markerBytes = opened.appliedMarker();
+            marker = AppliedMarker.decode(markerBytes);
+            markerRevision = AppliedMarker.revision(markerBytes);
             memberAddresses.clear();
             byte[][] members = KeySpace.members();
             try (KeyValueIterator it = opened.scan(members[0], members[1])) {
@@ -249,7 +245,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             engine = opened;
             revisionCache = new RevisionCache(RevisionCache.DEFAULT_CAPACITY);
             durable = marker;
-            skipThrough = held == null ? applied.getIndex() : held.getIndex();
+            skipThrough = applied.getIndex();
             revision = markerRevision;
             failure = null;
             checkpointNeeded = null;
@@ -258,8 +254,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         }
         setLastAppliedTermIndex(applied);
         waiters.advance(applied.getIndex());
-        LOG.info("engine in {} holds the log up to {} (revision {}; durable up to {}); Raft replays the entries after it",
-                engineDir, held == null ? "nothing (a new node)" : held, markerRevision, marker == null ? "nothing" : marker);
+        LOG.info("engine in {} holds the log up to {} (revision {}); Raft replays the entries after it", engineDir,
+                marker == null ? "nothing (a new node)" : marker, markerRevision);
     }
 
     /**
@@ -575,9 +571,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         if (deferSnapshotForStagedPeers()) {
             return RaftLog.INVALID_LOG_INDEX;
         }
-        // Right after a restart the engine may hold entries Ratis has not yet replayed (and
-        // skips); Ratis requires a snapshot at or below its applied index.
-        return now == null ? RaftLog.INVALID_LOG_INDEX : Math.min(now.getIndex(), getLastAppliedTermIndex().getIndex());
+        return now == null ? RaftLog.INVALID_LOG_INDEX : now.getIndex();
     }
 
     /**
@@ -607,17 +601,6 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     @Override
     public SnapshotInfo getLatestSnapshot() {
         return storage.getLatestSnapshot();
-    }
-
-    /**
-     * The snapshot Ratis sees: the durable marker, but never past the applied index. Right after
-     * a restart the engine may have flushed entries Ratis has yet to replay (it skips them), and
-     * Ratis expects no snapshot beyond what it applied.
-     */
-    private TermIndex snapshotTermIndex() {
-        TermIndex d = durableTermIndex();
-        TermIndex applied = getLastAppliedTermIndex();
-        return d == null || applied == null || d.compareTo(applied) <= 0 ? d : applied;
     }
 
     /** The engine's durable marker, read fresh while it is open (flushes move it without telling us). */
@@ -666,7 +649,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
 
     @Override
     public CompletableFuture<TermIndex> notifyInstallSnapshotFromLeader(RoleInfoProto roleInfo, TermIndex firstTermIndexInLog) {
-        long next = Math.max(getLastAppliedTermIndex().getIndex(), skipThrough) + 1; // what the engine lacks
+        long next = getLastAppliedTermIndex().getIndex() + 1;
         if (leaderLogReaches(next, firstTermIndexInLog.getIndex())) {
             LOG.info("the leader's log starts at {}, and this node needs it from index {}: catching up from the log",
                     firstTermIndexInLog, next);

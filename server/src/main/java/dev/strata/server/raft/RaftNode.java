@@ -133,7 +133,6 @@ public final class RaftNode implements AutoCloseable {
                 // The engine's own log, unsynced, spares a crashed node re-applying its log (see KvStateMachine).
                 .walMode(WalMode.NO_SYNC)
                 .walRecovery(WalRecovery.POINT_IN_TIME)
-                .avoidFlushDuringRecovery(true)
                 .writeBufferSize(config.writeBufferSize())
                 .blockCacheSize(config.blockCacheSize())
                 .compactionThreads(config.compactionThreads())
