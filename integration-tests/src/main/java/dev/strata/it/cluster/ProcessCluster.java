@@ -55,6 +55,8 @@ public final class ProcessCluster implements AutoCloseable {
     /** How long an admin call (status, membership) may take; the harness polls, so short is fine. */
     private static final Duration CALL = Duration.ofSeconds(5);
     private static final Duration MEMBERSHIP_CALL = Duration.ofSeconds(60);
+    /** The id of a member no cluster here ever has: a stale command line's only peer. */
+    private static final long GONE_MEMBER = 999;
 
     /** Small buffers and frequent checkpoints so log purging and checkpoint catch-up happen within short runs. */
     private static final Map<String, String> DEFAULTS = Map.of(
@@ -92,6 +94,8 @@ public final class ProcessCluster implements AutoCloseable {
     private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
     /** Wiped nodes started before their removal, waiting for it: running, but neither voting nor serving. */
     private final Set<Long> heldBack = ConcurrentHashMap.newKeySet();
+    /** Settings for a node's next start only, over everything else. */
+    private final Map<Long, Map<String, String>> nextStartSettings = new ConcurrentHashMap<>();
     private long nextId;
 
     private ProcessCluster(Path dir, Map<String, String> overrides, List<String> jvmOptions) {
@@ -182,6 +186,7 @@ public final class ProcessCluster implements AutoCloseable {
             c.put("strata.cluster.join", "true");
         }
         c.putAll(overrides);
+        c.putAll(nextStartSettings.getOrDefault(n.id(), Map.of()));
         return c;
     }
 
@@ -496,6 +501,34 @@ public final class ProcessCluster implements AutoCloseable {
             kill9(id);
             heldBack.remove(id);
             throw e;
+        }
+    }
+
+    /**
+     * Starts stopped node {@code id}, whose data directory was wiped, to join with a command line
+     * naming only a member that is gone (an id no cluster has, on a port nothing listens on), as
+     * one written before the membership changed would; checks that within {@code timeout} its log
+     * says no peer answers and it waits, and that its client port does not answer. Throws
+     * otherwise, after killing it. The node stays held back until it is killed.
+     */
+    public void startToJoinAskingGonePeersExpectingWait(long id, Duration timeout) {
+        long logBefore = log(id).toFile().length();
+        nextStartSettings.put(id, Map.of("strata.cluster.join", "true",
+                "strata.cluster.peers", GONE_MEMBER + "=127.0.0.1:" + Ports.free() + ":" + Ports.free()));
+        heldBack.add(id);
+        try {
+            startNode(id);
+            await(() -> logSince(id, logBefore).contains("none of its peers"), timeout,
+                    "node " + id + ", wiped and started to join asking only a member that is gone, to say it waits");
+            if (status(id).isPresent()) {
+                throw new IllegalStateException("node " + id + ", wiped and asking only a member that is gone, serves");
+            }
+        } catch (RuntimeException e) {
+            kill9(id);
+            heldBack.remove(id);
+            throw e;
+        } finally {
+            nextStartSettings.remove(id);
         }
     }
 

@@ -28,15 +28,18 @@ public final class Nemeses {
         add(LeaderTransfer::new);
         add(WipeInPlace::new);
         add(WipeDuringCatchUp::new);
+        add(WipeAskingGonePeers::new);
         add(EngineLogDamage::new);
     }
 
     /** Faults that take a node down or away; two at once on three nodes would leave no majority. */
     private static final List<String> CRASHES = List.of("kill-node", "kill-leader", "restart", "pause-node", "pause-leader",
-            "wipe", "wipe-in-place", "wipe-during-catch-up", "disk-full", "membership", "engine-log-damage");
+            "wipe", "wipe-in-place", "wipe-during-catch-up", "wipe-asking-gone-peers", "disk-full", "membership",
+            "engine-log-damage");
 
     /** Faults that lose a node's disk; each runs alone. */
-    private static final List<String> WIPES = List.of("wipe", "wipe-in-place", "wipe-during-catch-up");
+    private static final List<String> WIPES = List.of("wipe", "wipe-in-place", "wipe-during-catch-up",
+            "wipe-asking-gone-peers");
 
     private Nemeses() {}
 

@@ -10,7 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class NemesesTest {
     private static final List<String> CRASHES = List.of("kill-node", "kill-leader", "restart", "pause-node", "pause-leader",
-            "wipe", "wipe-in-place", "wipe-during-catch-up", "disk-full", "membership", "engine-log-damage");
+            "wipe", "wipe-in-place", "wipe-during-catch-up", "wipe-asking-gone-peers", "disk-full", "membership",
+            "engine-log-damage");
 
     @Test
     void everyNameGivesANemesisOfThatName() {
@@ -36,7 +37,7 @@ class NemesesTest {
             assertThat(parts).hasSizeBetween(1, 2);
             if (parts.size() == 2) {
                 composed++;
-                assertThat(parts).doesNotContain("wipe", "wipe-in-place", "wipe-during-catch-up");
+                assertThat(parts).doesNotContain("wipe", "wipe-in-place", "wipe-during-catch-up", "wipe-asking-gone-peers");
                 assertThat(parts.stream().filter(CRASHES::contains).count()).isLessThanOrEqualTo(1);
                 assertThat(parts.stream().filter(p -> p.startsWith("partition")).count()).isLessThanOrEqualTo(1);
                 assertThat(parts.get(0)).isNotEqualTo(parts.get(1));
