@@ -487,21 +487,8 @@ public final class ProcessCluster implements AutoCloseable {
      * voting nor serving, and its client port does not answer. Throws otherwise, after killing it.
      */
     public void startInPlaceExpectingHoldBack(long id, Duration timeout) {
-        long logBefore = log(id).toFile().length();
-        heldBack.add(id);
-        startNode(id);
-        try {
-            // Either refusal: started as a voter, or (a node that joined once) to join while still listed.
-            await(() -> logSince(id, logBefore).contains("so it waits"), timeout,
-                    "node " + id + ", wiped and started in place, to say it waits for its removal");
-            if (status(id).isPresent()) {
-                throw new IllegalStateException("node " + id + ", wiped and started in place, serves although it waits");
-            }
-        } catch (RuntimeException e) {
-            kill9(id);
-            heldBack.remove(id);
-            throw e;
-        }
+        // Either refusal: started as a voter, or (a node that joined once) to join while still listed.
+        startExpectingWait(id, "so it waits", "wiped and started in place", timeout);
     }
 
     /**
@@ -512,23 +499,29 @@ public final class ProcessCluster implements AutoCloseable {
      * otherwise, after killing it. The node stays held back until it is killed.
      */
     public void startToJoinAskingGonePeersExpectingWait(long id, Duration timeout) {
-        long logBefore = log(id).toFile().length();
         nextStartSettings.put(id, Map.of("strata.cluster.join", "true",
                 "strata.cluster.peers", GONE_MEMBER + "=127.0.0.1:" + Ports.free() + ":" + Ports.free()));
+        try {
+            startExpectingWait(id, "none of its peers", "wiped and started to join asking only a member that is gone", timeout);
+        } finally {
+            nextStartSettings.remove(id);
+        }
+    }
+
+    /** Starts node {@code id} held back and waits for its log to say {@code logSays} while its client port stays shut. */
+    private void startExpectingWait(long id, String logSays, String how, Duration timeout) {
+        long logBefore = log(id).toFile().length();
         heldBack.add(id);
         try {
             startNode(id);
-            await(() -> logSince(id, logBefore).contains("none of its peers"), timeout,
-                    "node " + id + ", wiped and started to join asking only a member that is gone, to say it waits");
+            await(() -> logSince(id, logBefore).contains(logSays), timeout, "node " + id + ", " + how + ", to say it waits");
             if (status(id).isPresent()) {
-                throw new IllegalStateException("node " + id + ", wiped and asking only a member that is gone, serves");
+                throw new IllegalStateException("node " + id + ", " + how + ", serves although it waits");
             }
         } catch (RuntimeException e) {
             kill9(id);
             heldBack.remove(id);
             throw e;
-        } finally {
-            nextStartSettings.remove(id);
         }
     }
 

@@ -83,11 +83,14 @@ class ReplacedDiskGuardTest {
         RaftPeer gone = RaftPeer.newBuilder().setId(RaftPeerId.valueOf("1")).setAddress("127.0.0.1:" + Ports.free()).build();
         RaftGroup group = RaftGroup.valueOf(RaftGroupId.randomId(), gone);
         AtomicInteger asked = new AtomicInteger();
+        CompletableFuture<Void> askedAgain = new CompletableFuture<>();
         CompletableFuture<Boolean> started = new CompletableFuture<>();
         Thread node = Thread.ofPlatform().name("guard").start(() -> {
             try {
                 started.complete(ReplacedDiskGuard.joinsAfterRemoval(5, true, List.of(gone), peer -> {
-                    asked.incrementAndGet();
+                    if (asked.incrementAndGet() == 2) {
+                        askedAgain.complete(null); // a second round: the first ended without a start
+                    }
                     return RaftClient.newBuilder().setRaftGroup(group).setProperties(new RaftProperties())
                             .setRetryPolicy(RetryPolicies.noRetry()).build();
                 }));
@@ -95,9 +98,7 @@ class ReplacedDiskGuardTest {
                 started.completeExceptionally(t);
             }
         });
-        while (asked.get() < 2 && !started.isDone()) {
-            Thread.sleep(20);
-        }
+        CompletableFuture.anyOf(askedAgain, started).join();
         assertThat(started).as("a start decided with no peer answering").isNotDone();
         node.interrupt();
         node.join();
