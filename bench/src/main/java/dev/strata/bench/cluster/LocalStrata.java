@@ -46,10 +46,11 @@ final class LocalStrata {
      *
      * @param classpath  the server's class path (see {@link StrataInstall})
      * @param heap       each node's -Xms and -Xmx
+     * @param javaOptions more JVM flags for every node, after bin/lib/server.sh's (so they override them)
      * @param extraFlags more server flags for every node (--key=value), after the benchmark's own
      */
-    static LocalStrata start(String classpath, String heap, Path dir, List<String> extraFlags, ProcessGroup group)
-            throws IOException {
+    static LocalStrata start(String classpath, String heap, List<String> javaOptions, Path dir, List<String> extraFlags,
+                             ProcessGroup group) throws IOException {
         int[] client = new int[NODES];
         int[] raft = new int[NODES];
         int[] http = new int[NODES];
@@ -62,7 +63,8 @@ final class LocalStrata {
         String peers = IntStream.range(0, NODES).mapToObj(n -> (n + 1) + "=127.0.0.1:" + raft[n] + ":" + client[n])
                 .collect(Collectors.joining(","));
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> jvm = jvmFlags(heap);
+        List<String> jvm = new ArrayList<>(jvmFlags(heap));
+        jvm.addAll(javaOptions);
         List<ServerProcess> processes = new ArrayList<>();
         List<String> endpoints = new ArrayList<>();
         List<Integer> httpPorts = new ArrayList<>();

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code strata-bench versus-etcd}: Strata and etcd side by side under one driver. It starts a
@@ -65,6 +66,11 @@ public final class VersusEtcdCommand implements Callable<Integer> {
             description = "Each Strata node's -Xms and -Xmx, as bin/strata-dev's (default: ${DEFAULT-VALUE}).")
     String nodeHeap;
 
+    @Option(names = "--node-java-option", paramLabel = "FLAG",
+            description = "A JVM flag for every Strata node, after bin/strata-dev's own (repeatable), e.g. "
+                    + "--node-java-option=-XX:+UseParallelGC. None by default.")
+    List<String> nodeJavaOptions = new ArrayList<>();
+
     @Option(names = "--strata-flag", paramLabel = "--KEY=VALUE",
             description = "A server flag for every Strata node (repeatable; see bin/strata-server --help). None by default: "
                     + "the server's defaults.")
@@ -84,6 +90,13 @@ public final class VersusEtcdCommand implements Callable<Integer> {
     @Option(names = "--no-warmup-pass", description = "Skip the unmeasured pass over every workload before the first round.")
     boolean noWarmupPass;
 
+    @Option(names = "--warmup-limit", defaultValue = "15", paramLabel = "MINUTES",
+            description = "After the warm-up pass, more passes over every workload on Strata alone, each workload for "
+                    + "max(5, --warmup) s, until its throughput stops rising (two passes in a row without a 10%% gain over "
+                    + "its best pass) or this many minutes have passed, checked between passes; 0: the one pass only "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int warmupLimitMinutes;
+
     @Option(names = "--ready-timeout", defaultValue = "120", paramLabel = "SECONDS",
             description = "Longest wait for both clusters to be ready (default: ${DEFAULT-VALUE}).")
     int readyTimeoutSeconds;
@@ -94,7 +107,7 @@ public final class VersusEtcdCommand implements Callable<Integer> {
     /** The settings of one comparison, for the report. */
     record Settings(int rounds, List<Integer> valueSizes, List<String> ops, List<Placement> to, List<Integer> concurrency,
                     List<Double> rates, Integer maxInFlight, int keys, int durationSeconds, int warmupSeconds,
-                    boolean warmupPass, int deadlineSeconds, long seed) {}
+                    boolean warmupPass, int warmupLimitMinutes, int deadlineSeconds, long seed) {}
 
     /** How one system was started. */
     record Setup(List<String> endpoints, List<Long> pids, List<String> jvmFlags, List<String> flags,
@@ -130,7 +143,8 @@ public final class VersusEtcdCommand implements Callable<Integer> {
         Settings settings = new Settings(rounds, valueSizes, options.ops.stream().map(Op::label).toList(), placements,
                 options.rates == null ? options.concurrency : null, options.rates,
                 options.rates == null ? null : options.maxInFlight, options.keys, options.durationSeconds,
-                options.warmupSeconds, !noWarmupPass && options.warmupSeconds > 0, options.deadlineSeconds, options.seed);
+                options.warmupSeconds, !noWarmupPass && options.warmupSeconds > 0, warmupLimitMinutes, options.deadlineSeconds,
+                options.seed);
         List<Workload> workloads = new ArrayList<>();
         valueSizes.forEach(size -> workloads.addAll(options.workloads(size, placements)));
         plan(workloads, work);
@@ -139,7 +153,8 @@ public final class VersusEtcdCommand implements Callable<Integer> {
         Path etcdDir = Files.createDirectories(work.resolve("etcd"));
         Path strataDir = Files.createDirectories(work.resolve("strata"));
         LocalEtcd etcdCluster = LocalEtcd.start(etcd.toAbsolutePath(), etcdDir, etcdFlags, group);
-        LocalStrata strataCluster = LocalStrata.start(strata.classpath(), nodeHeap, strataDir, strataFlags, group);
+        LocalStrata strataCluster = LocalStrata.start(strata.classpath(), nodeHeap, nodeJavaOptions, strataDir, strataFlags,
+                group);
         Duration ready = Duration.ofSeconds(readyTimeoutSeconds);
         etcdCluster.awaitReady(ready);
         strataCluster.awaitReady(ready);
@@ -171,6 +186,7 @@ public final class VersusEtcdCommand implements Callable<Integer> {
                 Driver quick = new Driver(Duration.ZERO, Duration.ofSeconds(options.warmupSeconds), options.deadline(),
                         Duration.ofSeconds(5));
                 pass(0, quick, List.of(s, e), pids, keyspaces, workloads, preloads, warmup);
+                warmUntilSteady(s, pids, keyspaces, workloads, preloads, warmup);
             }
             Driver driver = options.driver();
             for (int round = 1; round <= rounds; round++) {
@@ -226,6 +242,37 @@ public final class VersusEtcdCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Repeats passes over every workload on Strata alone until its throughput stops rising
+     * ({@link SteadyThroughput}) or {@code --warmup-limit} runs out. etcd, compiled ahead of time,
+     * has nothing to warm beyond the first pass; the driver's own code for it warmed there too.
+     */
+    private void warmUntilSteady(KvTarget strata, Map<KvTarget, List<Long>> pids, Map<Integer, Keyspace> keyspaces,
+                                 List<Workload> workloads, List<Preload> preloads, List<RunResult> warmup)
+            throws InterruptedException {
+        if (warmupLimitMinutes == 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(warmupLimitMinutes);
+        Driver window = new Driver(Duration.ZERO, Duration.ofSeconds(Math.max(5, options.warmupSeconds)), options.deadline(),
+                Duration.ofSeconds(5));
+        SteadyThroughput steady = new SteadyThroughput(0.10, 2);
+        for (int n = 1; System.nanoTime() < deadline; n++) {
+            List<RunResult> results = new ArrayList<>();
+            pass(0, window, List.of(strata), pids, keyspaces, workloads, preloads, results);
+            warmup.addAll(results);
+            double figure = SteadyThroughput.geometricMean(results.stream().mapToDouble(RunResult::opsPerSecond).toArray());
+            boolean warm = steady.record(figure);
+            System.out.printf(Locale.ROOT, "warm-up pass %d on strata: %.0f ops/s (geometric mean of its workloads), best "
+                    + "%.0f%s%n", n, figure, steady.best(), warm ? "; steady, so warm" : "");
+            if (warm) {
+                return;
+            }
+        }
+        System.out.printf(Locale.ROOT, "warm-up limit of %d min reached while strata's throughput still rose; the rounds may "
+                + "show it warming%n", warmupLimitMinutes);
+    }
+
     private void plan(List<Workload> workloads, Path work) {
         int passes = rounds;
         long seconds = (long) workloads.size() * 2 * rounds * (options.warmupSeconds + options.durationSeconds);
@@ -235,7 +282,9 @@ public final class VersusEtcdCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "versus-etcd: %d workloads x 2 systems x %d rounds (%d s warm-up + %d s measured each)%s; "
                         + "about %d min of load, plus preloads; data and logs in %s%n", workloads.size(), passes,
                 options.warmupSeconds, options.durationSeconds,
-                !noWarmupPass && options.warmupSeconds > 0 ? ", after a warm-up pass" : "", (seconds + 59) / 60, work);
+                !noWarmupPass && options.warmupSeconds > 0
+                        ? ", after a warm-up pass and up to " + warmupLimitMinutes + " min more until strata is steady" : "",
+                (seconds + 59) / 60, work);
     }
 
     private static List<String> labels(List<Workload> workloads) {
@@ -250,6 +299,9 @@ public final class VersusEtcdCommand implements Callable<Integer> {
         }
         if (rounds < 1) {
             throw new ParameterException(spec.commandLine(), "--rounds must be >= 1, was " + rounds);
+        }
+        if (warmupLimitMinutes < 0) {
+            throw new ParameterException(spec.commandLine(), "--warmup-limit must be >= 0, was " + warmupLimitMinutes);
         }
         if (valueSizes.isEmpty() || valueSizes.stream().anyMatch(v -> v < 0 || v > 1 << 20)) {
             throw new ParameterException(spec.commandLine(), "--value-sizes must be in [0, 1MiB] (etcd's default request "
