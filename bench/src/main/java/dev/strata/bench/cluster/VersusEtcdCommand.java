@@ -92,8 +92,8 @@ public final class VersusEtcdCommand implements Callable<Integer> {
 
     @Option(names = "--warmup-limit", defaultValue = "15", paramLabel = "MINUTES",
             description = "After the warm-up pass, more passes over every workload on Strata alone, each workload for "
-                    + "max(5, --warmup) s, until its throughput stops rising (two passes in a row without a 10%% gain over "
-                    + "its best pass) or this many minutes have passed, checked between passes; 0: the one pass only "
+                    + "max(5, --warmup) s, until its nodes' JIT compilers fall quiet (under 5%% of a core over a pass) or "
+                    + "this many minutes have passed, checked between passes; 0: the one pass only "
                     + "(default: ${DEFAULT-VALUE}).")
     int warmupLimitMinutes;
 
@@ -186,7 +186,7 @@ public final class VersusEtcdCommand implements Callable<Integer> {
                 Driver quick = new Driver(Duration.ZERO, Duration.ofSeconds(options.warmupSeconds), options.deadline(),
                         Duration.ofSeconds(5));
                 pass(0, quick, List.of(s, e), pids, keyspaces, workloads, preloads, warmup);
-                warmUntilSteady(s, pids, keyspaces, workloads, preloads, warmup);
+                warmUntilJitQuiet(s, pids, keyspaces, workloads, preloads, warmup);
             }
             Driver driver = options.driver();
             for (int round = 1; round <= rounds; round++) {
@@ -243,34 +243,37 @@ public final class VersusEtcdCommand implements Callable<Integer> {
     }
 
     /**
-     * Repeats passes over every workload on Strata alone until its throughput stops rising
-     * ({@link SteadyThroughput}) or {@code --warmup-limit} runs out. etcd, compiled ahead of time,
+     * Repeats passes over every workload on Strata alone until its nodes' JIT compilers fall
+     * quiet ({@link JitWarmUp}) or {@code --warmup-limit} runs out. etcd, compiled ahead of time,
      * has nothing to warm beyond the first pass; the driver's own code for it warmed there too.
      */
-    private void warmUntilSteady(KvTarget strata, Map<KvTarget, List<Long>> pids, Map<Integer, Keyspace> keyspaces,
+    private void warmUntilJitQuiet(KvTarget strata, Map<KvTarget, List<Long>> pids, Map<Integer, Keyspace> keyspaces,
                                  List<Workload> workloads, List<Preload> preloads, List<RunResult> warmup)
-            throws InterruptedException {
+            throws InterruptedException, IOException {
         if (warmupLimitMinutes == 0) {
             return;
         }
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(warmupLimitMinutes);
         Driver window = new Driver(Duration.ZERO, Duration.ofSeconds(Math.max(5, options.warmupSeconds)), options.deadline(),
                 Duration.ofSeconds(5));
-        SteadyThroughput steady = new SteadyThroughput(0.10, 2);
+        List<Long> nodes = pids.get(strata);
         for (int n = 1; System.nanoTime() < deadline; n++) {
+            long compilerBefore = JitWarmUp.compilerCpuNanos(nodes);
+            long start = System.nanoTime();
             List<RunResult> results = new ArrayList<>();
             pass(0, window, List.of(strata), pids, keyspaces, workloads, preloads, results);
+            long wall = System.nanoTime() - start;
+            long compiler = JitWarmUp.compilerCpuNanos(nodes) - compilerBefore;
             warmup.addAll(results);
-            double figure = SteadyThroughput.geometricMean(results.stream().mapToDouble(RunResult::opsPerSecond).toArray());
-            boolean warm = steady.record(figure);
-            System.out.printf(Locale.ROOT, "warm-up pass %d on strata: %.0f ops/s (geometric mean of its workloads), best "
-                    + "%.0f%s%n", n, figure, steady.best(), warm ? "; steady, so warm" : "");
-            if (warm) {
+            boolean quiet = JitWarmUp.quiet(compiler, wall);
+            System.out.printf(Locale.ROOT, "warm-up pass %d on strata: its JIT compilers used %.1f s of CPU in %.0f s%s%n", n,
+                    compiler / 1e9, wall / 1e9, quiet ? ": quiet, so warm" : "");
+            if (quiet) {
                 return;
             }
         }
-        System.out.printf(Locale.ROOT, "warm-up limit of %d min reached while strata's throughput still rose; the rounds may "
-                + "show it warming%n", warmupLimitMinutes);
+        System.out.printf(Locale.ROOT, "warm-up limit of %d min reached while strata's JIT compilers still worked; the rounds "
+                + "may show it warming%n", warmupLimitMinutes);
     }
 
     private void plan(List<Workload> workloads, Path work) {
@@ -283,7 +286,7 @@ public final class VersusEtcdCommand implements Callable<Integer> {
                         + "about %d min of load, plus preloads; data and logs in %s%n", workloads.size(), passes,
                 options.warmupSeconds, options.durationSeconds,
                 !noWarmupPass && options.warmupSeconds > 0
-                        ? ", after a warm-up pass and up to " + warmupLimitMinutes + " min more until strata is steady" : "",
+                        ? ", after a warm-up pass and up to " + warmupLimitMinutes + " min more until strata's JIT is quiet" : "",
                 (seconds + 59) / 60, work);
     }
 

@@ -1,0 +1,56 @@
+package dev.strata.bench.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+class JitWarmUpTest {
+    private static final long SECOND = 1_000_000_000L;
+
+    @Test
+    void quietOnlyBelowAFiftiethOfTheWallClockTime() {
+        assertThat(JitWarmUp.quiet(0, 30 * SECOND)).isTrue();
+        assertThat(JitWarmUp.quiet(SECOND, 30 * SECOND)).isTrue(); // 3%
+        assertThat(JitWarmUp.quiet(3 * SECOND / 2, 30 * SECOND)).isFalse(); // exactly 5%
+        // What a cold cluster's compilers did in 20 s of puts on a 2-core machine: busy.
+        assertThat(JitWarmUp.quiet(9 * SECOND, 20 * SECOND)).isFalse();
+        assertThatThrownBy(() -> JitWarmUp.quiet(0, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void recognisesHotSpotsCompilerThreadsByTheirCutNames() {
+        assertThat(JitWarmUp.isCompilerThread("C2 CompilerThre\n")).isTrue();
+        assertThat(JitWarmUp.isCompilerThread("C1 CompilerThre")).isTrue();
+        assertThat(JitWarmUp.isCompilerThread("grpc-default-ex")).isFalse();
+        assertThat(JitWarmUp.isCompilerThread("GC Thread#0")).isFalse();
+    }
+
+    @Test
+    void readsTheCompilerThreadsOfThisJvm() throws Exception {
+        // This test's own JVM compiles as it runs; fresh code to compile shows up within a few
+        // rounds as at least one clock tick of compiler time.
+        List<Long> self = List.of(ProcessHandle.current().pid());
+        long compiled = 0;
+        for (int round = 0; round < 1_000 && compiled == 0; round++) {
+            keepTheJitBusy(round);
+            compiled = JitWarmUp.compilerCpuNanos(self);
+        }
+        assertThat(compiled).isPositive();
+        assertThat(JitWarmUp.compilerCpuNanos(self)).isGreaterThanOrEqualTo(compiled);
+        assertThatThrownBy(() -> JitWarmUp.compilerCpuNanos(List.of(Long.MAX_VALUE)))
+                .isInstanceOf(java.io.IOException.class);
+    }
+
+    private static long sink;
+
+    private static void keepTheJitBusy(int round) {
+        java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+        for (int i = 0; i < 20_000; i++) {
+            counts.merge(Integer.toString((i * 31 + round) % 997), i, Integer::sum);
+        }
+        sink += counts.values().stream().mapToLong(Integer::longValue).sum();
+    }
+}
