@@ -62,8 +62,9 @@ public final class VersusEtcdCommand implements Callable<Integer> {
             description = "Where requests go, one set of workloads each (default: ${DEFAULT-VALUE}).")
     List<Placement> placements;
 
-    @Option(names = "--node-heap", defaultValue = "512m", paramLabel = "SIZE",
-            description = "Each Strata node's -Xms and -Xmx, as bin/strata-dev's (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--node-heap", defaultValue = "1g", paramLabel = "SIZE",
+            description = "Each Strata node's -Xms and -Xmx, as bin/strata-dev's and bin/strata-server's "
+                    + "(default: ${DEFAULT-VALUE}).")
     String nodeHeap;
 
     @Option(names = "--node-java-option", paramLabel = "FLAG",
