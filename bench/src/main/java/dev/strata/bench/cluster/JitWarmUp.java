@@ -4,14 +4,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * Whether the JVMs of a cluster have finished warming up, judged by their JIT compiler threads:
  * warm once, over a pass of load, those threads used less than {@link #QUIET_SHARE} of the
  * pass's wall-clock time (summed over every node). With three nodes on two slow cores the C2
- * compilers keep working for about ten minutes of load, and throughput rises all that time; a
+ * compilers keep working for minutes of load, and throughput rises all that time; a
  * throughput-based rule stops early on the noise between passes, the compilers' CPU does not.
  *
  * <p>The threads are found by name in {@code /proc/PID/task/TID/comm}: HotSpot names them
@@ -39,33 +41,50 @@ final class JitWarmUp {
     }
 
     /**
-     * The CPU time the JIT compiler threads of these processes have used so far, in nanoseconds.
-     * A compiler thread that has exited takes its time with it, so compare two readings of the
-     * same threads: on a 2-core machine HotSpot keeps one C1 and one C2 thread throughout.
+     * The CPU time each JIT compiler thread of these processes has used so far, in clock ticks,
+     * by {@code /proc} path of the thread. HotSpot may start and stop compiler threads as its
+     * queue grows and shrinks, so compare two readings with {@link #usedBetween}, not their sums.
      *
      * @throws IOException when a process is gone (or there is no /proc)
      */
-    static long compilerCpuNanos(List<Long> pids) throws IOException {
-        long ticks = 0;
+    static Map<Path, Long> compilerTicks(List<Long> pids) throws IOException {
+        Map<Path, Long> ticks = new HashMap<>();
         for (long pid : pids) {
             Path tasks = Path.of("/proc", Long.toString(pid), "task");
             try (Stream<Path> threads = Files.list(tasks)) {
                 for (Path thread : threads.toList()) {
-                    ticks += compilerTicks(thread);
+                    long used = compilerThreadTicks(thread);
+                    if (used >= 0) {
+                        ticks.put(thread, used);
+                    }
                 }
             }
+        }
+        return ticks;
+    }
+
+    /**
+     * The compilers' CPU between two readings, in nanoseconds: what each thread alive at the
+     * second reading used since the first (all of it for a thread started in between). A thread
+     * that ended in between takes its last moments with it, which only errs towards busy.
+     */
+    static long usedBetween(Map<Path, Long> before, Map<Path, Long> after) {
+        long ticks = 0;
+        for (Map.Entry<Path, Long> thread : after.entrySet()) {
+            ticks += thread.getValue() - before.getOrDefault(thread.getKey(), 0L);
         }
         return ticks * (1_000_000_000L / ProcStat.CLOCK_TICKS);
     }
 
-    private static long compilerTicks(Path thread) throws IOException {
+    /** A thread's CPU ticks, or -1 when it is not a compiler thread or has ended. */
+    private static long compilerThreadTicks(Path thread) throws IOException {
         try {
             if (!isCompilerThread(Files.readString(thread.resolve("comm")))) {
-                return 0;
+                return -1;
             }
             return ProcStat.cpuTicks(Files.readString(thread.resolve("stat")));
-        } catch (NoSuchFileException exited) {
-            return 0; // the thread ended between the listing and the read
+        } catch (NoSuchFileException ended) {
+            return -1; // the thread ended between the listing and the read
         }
     }
 }

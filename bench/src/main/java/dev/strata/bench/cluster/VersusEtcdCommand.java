@@ -259,12 +259,12 @@ public final class VersusEtcdCommand implements Callable<Integer> {
                 Duration.ofSeconds(5));
         List<Long> nodes = pids.get(strata);
         for (int n = 1; System.nanoTime() < deadline; n++) {
-            long compilerBefore = JitWarmUp.compilerCpuNanos(nodes);
+            Map<Path, Long> compilerBefore = JitWarmUp.compilerTicks(nodes);
             long start = System.nanoTime();
             List<RunResult> results = new ArrayList<>();
             pass(0, window, List.of(strata), pids, keyspaces, workloads, preloads, results);
             long wall = System.nanoTime() - start;
-            long compiler = JitWarmUp.compilerCpuNanos(nodes) - compilerBefore;
+            long compiler = JitWarmUp.usedBetween(compilerBefore, JitWarmUp.compilerTicks(nodes));
             warmup.addAll(results);
             boolean quiet = JitWarmUp.quiet(compiler, wall);
             System.out.printf(Locale.ROOT, "warm-up pass %d on strata: its JIT compilers used %.1f s of CPU in %.0f s%s%n", n,

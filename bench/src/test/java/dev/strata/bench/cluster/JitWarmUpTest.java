@@ -33,15 +33,28 @@ class JitWarmUpTest {
         // This test's own JVM compiles as it runs; fresh code to compile shows up within a few
         // rounds as at least one clock tick of compiler time.
         List<Long> self = List.of(ProcessHandle.current().pid());
+        java.util.Map<java.nio.file.Path, Long> start = JitWarmUp.compilerTicks(self);
+        assertThat(start).isNotEmpty();
         long compiled = 0;
         for (int round = 0; round < 1_000 && compiled == 0; round++) {
             keepTheJitBusy(round);
-            compiled = JitWarmUp.compilerCpuNanos(self);
+            compiled = JitWarmUp.usedBetween(java.util.Map.of(), JitWarmUp.compilerTicks(self));
         }
         assertThat(compiled).isPositive();
-        assertThat(JitWarmUp.compilerCpuNanos(self)).isGreaterThanOrEqualTo(compiled);
-        assertThatThrownBy(() -> JitWarmUp.compilerCpuNanos(List.of(Long.MAX_VALUE)))
+        assertThat(JitWarmUp.usedBetween(start, JitWarmUp.compilerTicks(self))).isGreaterThanOrEqualTo(0);
+        assertThatThrownBy(() -> JitWarmUp.compilerTicks(List.of(Long.MAX_VALUE)))
                 .isInstanceOf(java.io.IOException.class);
+    }
+
+    @Test
+    void countsOnlyWhatEachThreadUsedBetweenTheReadings() {
+        java.nio.file.Path c1 = java.nio.file.Path.of("/proc/1/task/11");
+        java.nio.file.Path c2 = java.nio.file.Path.of("/proc/1/task/12");
+        java.nio.file.Path started = java.nio.file.Path.of("/proc/1/task/13");
+        long tick = 1_000_000_000L / ProcStat.CLOCK_TICKS;
+        // c2 ended in between: its ticks must not count against the others.
+        assertThat(JitWarmUp.usedBetween(java.util.Map.of(c1, 100L, c2, 5_000L), java.util.Map.of(c1, 103L, started, 2L)))
+                .isEqualTo(5 * tick);
     }
 
     private static long sink;
