@@ -39,7 +39,7 @@ import java.util.stream.Stream;
  */
 @Command(name = "checkpoint", sortOptions = false,
         description = {"Measures checkpoint shipping in a three-node cluster in this process: a wiped follower catching "
-                + "up (full) against a plain loopback copy, a stopped follower catching up after 1% of the keys "
+                + "up (full) against a plain loopback copy, a stopped follower catching up after 1%% of the keys "
                 + "changed (incremental), and zstd levels over the leader's checkpoint in 1 MiB chunks."})
 final class CheckpointCommand implements Callable<Integer> {
     /** Checkpoints (and log purges) every 50 entries, as CheckpointIT: a purge past a follower takes seconds. */

@@ -29,6 +29,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -74,6 +75,12 @@ public final class CheckpointFetcher implements AutoCloseable {
     private final Duration idleTimeout;
     private final ChannelCredentials credentials;
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
+    /** Where received files are fsynced while the next ones stream in (see {@link FinishingFiles}). */
+    private final ExecutorService fsyncs = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "strata-checkpoint-fsync");
+        t.setDaemon(true);
+        return t;
+    });
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "strata-checkpoint-watchdog");
         t.setDaemon(true);
@@ -189,6 +196,7 @@ public final class CheckpointFetcher implements AutoCloseable {
         int file = -1;
         long expected = 0;
         PartFile out = null;
+        FinishingFiles finishing = new FinishingFiles(staging, fsyncs);
         try {
             while (stream.hasNext()) {
                 TransferMessage m = stream.next();
@@ -226,12 +234,16 @@ public final class CheckpointFetcher implements AutoCloseable {
                 if (fileDone) {
                     PartFile done = out;
                     out = null;
-                    staging.finish(f.getContent(), done);
+                    finishing.finish(f.getContent(), done);
                     progress.received++;
                     stats.filesReceived.incrementAndGet();
                 }
                 shown.received(length, fileDone, System.nanoTime());
             }
+            finishing.awaitAll();
+        } catch (IOException | RuntimeException e) {
+            finishing.awaitAfter(e);
+            throw e;
         } finally {
             if (out != null) {
                 out.close(); // the verified prefix stays for the next attempt
@@ -298,6 +310,7 @@ public final class CheckpointFetcher implements AutoCloseable {
     @Override
     public void close() {
         watchdog.shutdownNow();
+        fsyncs.shutdown();
         channels.values().forEach(ManagedChannel::shutdownNow);
         channels.clear();
     }

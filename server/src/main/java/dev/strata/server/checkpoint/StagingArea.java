@@ -15,9 +15,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where a receiver keeps what it has fetched, by content rather than by name: {@code objects/}
@@ -25,8 +25,8 @@ import java.util.Map;
  * as {@code <size>-<crc>.part} (a prefix of verified chunks). Table names are local to the node
  * that sent them, so a plan from another sender (after a leader change) still finds the files
  * it shares with the last one; a restart finds them too. {@link #assemble} then links a plan's
- * files under their names into a directory the engine installs from. Not thread-safe: one
- * fetch at a time.
+ * files under their names into a directory the engine installs from. One fetch at a time;
+ * only {@link #makeDurable} may run on other threads beside it.
  */
 public final class StagingArea {
     private static final Logger LOG = LoggerFactory.getLogger(StagingArea.class);
@@ -34,7 +34,7 @@ public final class StagingArea {
 
     private final Path dir;
     private final Path objects;
-    private final Map<ContentId, Path> complete = new HashMap<>();
+    private final Map<ContentId, Path> complete = new ConcurrentHashMap<>();
 
     /** Opens (creating) the area in {@code dir}, keeping the finished files that still verify. */
     public StagingArea(Path dir) throws IOException {
@@ -119,11 +119,31 @@ public final class StagingArea {
      * @throws CorruptionException when it does not match {@code c} (it is deleted)
      */
     void finish(ContentId c, PartFile written) throws IOException {
+        verify(c, written);
+        makeDurable(c, written);
+    }
+
+    /**
+     * Checks that the unfinished file for {@code c} matches it whole (its size, and the CRC of
+     * every byte written to it); {@link #makeDurable} must follow.
+     *
+     * @throws CorruptionException when it does not (it is closed and deleted)
+     */
+    void verify(ContentId c, PartFile written) throws IOException {
+        if (written.size() != c.getSize() || written.crc32c() != c.getCrc32C()) {
+            written.close();
+            Files.deleteIfExists(written.path());
+            throw new CorruptionException(written.path(), 0, "staged " + written.size() + " bytes with CRC "
+                    + Integer.toHexString(written.crc32c()) + ", the plan says " + name(c));
+        }
+    }
+
+    /**
+     * Makes a {@link #verify verified} file durable and finished. Safe to call from another
+     * thread than the fetch's, for different files at once.
+     */
+    void makeDurable(ContentId c, PartFile written) throws IOException {
         try (written) {
-            if (written.size() != c.getSize() || written.crc32c() != c.getCrc32C()) {
-                throw new CorruptionException(written.path(), 0, "staged " + written.size() + " bytes with CRC "
-                        + Integer.toHexString(written.crc32c()) + ", the plan says " + name(c));
-            }
             written.force();
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(written.path());
