@@ -645,9 +645,8 @@ public final class RaftNode implements AutoCloseable {
 
     /**
      * Sets the configuration if it is still the expected one (compare-and-set), and waits until it
-     * is committed. A failure after which the committed configuration is the requested one counts
-     * as done: adding a learner waits for it to catch up, so Ratis' client may time out an attempt
-     * that then succeeds, and its retry fails the compare with the configuration it asked for.
+     * is committed: until the call returns or this node sees the change committed, whichever comes
+     * first (see {@link ConfigurationChangeCall}).
      */
     private void changeConfiguration(List<RaftPeer> expectedVoters, List<RaftPeer> expectedListeners,
                                      List<RaftPeer> voters, List<RaftPeer> listeners) throws IOException {
@@ -658,14 +657,9 @@ public final class RaftNode implements AutoCloseable {
                 .setListenersInCurrentConf(expectedListeners)
                 .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
                 .build();
-        try {
-            content(adminCall(admin -> admin.setConfiguration(args)));
-        } catch (IOException | CompletionException e) {
-            if (!committedConfigurationIs(voters, listeners)) {
-                throw e;
-            }
-            LOG.info("the configuration change is committed although the call failed ({}); done", e.toString());
-        }
+        ConfigurationChangeCall.run(() -> content(adminCall(admin -> admin.setConfiguration(args))),
+                () -> committedConfigurationIs(voters, listeners), "the configuration change to voters " + ids(voters)
+                        + ", learners " + ids(listeners));
     }
 
     /** Whether this node's configuration is stable, committed, and holds exactly these voters and listeners. */
