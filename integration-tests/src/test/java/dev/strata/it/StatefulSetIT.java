@@ -188,6 +188,41 @@ class StatefulSetIT {
         return c.members().stream().filter(m -> !m.learner()).map(Member::id).toList();
     }
 
+    /**
+     * Waits until every running pod's own view of the configuration (MemberList answers from the
+     * pod asked, and a follower's view may trail the leader's for a moment) holds exactly these
+     * voters; on a timeout, names what each pod saw.
+     */
+    private void awaitEveryPodSeesVoters(List<Long> expected) {
+        Map<Integer, StrataClient> views = new TreeMap<>();
+        for (int ordinal = 0; ordinal < expected.size(); ordinal++) {
+            views.put(ordinal, pod(ordinal));
+        }
+        Map<Integer, Object> seen = new ConcurrentHashMap<>();
+        Map<Integer, Object> first = new TreeMap<>();
+        long start = System.nanoTime();
+        try {
+            Await.until(() -> {
+                boolean all = true;
+                for (Map.Entry<Integer, StrataClient> e : views.entrySet()) {
+                    List<Long> voters = voters(e.getValue());
+                    seen.put(e.getKey(), voters);
+                    all &= voters.equals(expected);
+                }
+                if (first.isEmpty()) {
+                    first.putAll(seen);
+                }
+                return all;
+            }, STARTUP, "every pod to see the voters " + expected);
+            if (!first.values().stream().allMatch(expected::equals)) {
+                System.out.printf("StatefulSetIT: the pods first saw (by ordinal) %s; all saw %s after %d ms%n", first, expected,
+                        (System.nanoTime() - start) / 1_000_000);
+            }
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; the pods saw (by ordinal) " + new TreeMap<>(seen), e.getCause());
+        }
+    }
+
     @Test
     void podsFindEachOtherFromTheirNamesServeWritesAndScaleThreeToFiveToThree() throws Exception {
         for (int i = 0; i < INITIAL; i++) {
@@ -235,7 +270,7 @@ class StatefulSetIT {
                 writer.awaitProgress(10);
                 write(cluster, "added-" + id + "/", 20);
             }
-            assertThat(voters(cluster)).containsExactly(1L, 2L, 3L, 4L, 5L);
+            awaitEveryPodSeesVoters(List.of(1L, 2L, 3L, 4L, 5L));
             for (int ordinal = INITIAL; ordinal < MAX; ordinal++) {
                 ManagedChannel ch = channel(ordinal);
                 int o = ordinal;
