@@ -66,7 +66,8 @@ final class JitWarmUp {
     /**
      * The compilers' CPU between two readings, in nanoseconds: what each thread alive at the
      * second reading used since the first (all of it for a thread started in between). A thread
-     * that ended in between takes its last moments with it, which only errs towards busy.
+     * that ended in between takes what it used with it, so this undercounts then: see
+     * {@link #anyEnded}.
      */
     static long usedBetween(Map<Path, Long> before, Map<Path, Long> after) {
         long ticks = 0;
@@ -74,6 +75,14 @@ final class JitWarmUp {
             ticks += thread.getValue() - before.getOrDefault(thread.getKey(), 0L);
         }
         return ticks * (1_000_000_000L / ProcStat.CLOCK_TICKS);
+    }
+
+    /**
+     * Whether a compiler thread of the first reading is gone at the second: its CPU since the
+     * first is then unknown, so a pass in which one ended cannot be judged quiet.
+     */
+    static boolean anyEnded(Map<Path, Long> before, Map<Path, Long> after) {
+        return !after.keySet().containsAll(before.keySet());
     }
 
     /** A thread's CPU ticks, or -1 when it is not a compiler thread or has ended. */

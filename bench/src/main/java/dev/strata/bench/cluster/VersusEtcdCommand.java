@@ -264,9 +264,10 @@ public final class VersusEtcdCommand implements Callable<Integer> {
             List<RunResult> results = new ArrayList<>();
             pass(0, window, List.of(strata), pids, keyspaces, workloads, preloads, results);
             long wall = System.nanoTime() - start;
-            long compiler = JitWarmUp.usedBetween(compilerBefore, JitWarmUp.compilerTicks(nodes));
+            Map<Path, Long> compilerAfter = JitWarmUp.compilerTicks(nodes);
+            long compiler = JitWarmUp.usedBetween(compilerBefore, compilerAfter);
             warmup.addAll(results);
-            boolean quiet = JitWarmUp.quiet(compiler, wall);
+            boolean quiet = JitWarmUp.quiet(compiler, wall) && !JitWarmUp.anyEnded(compilerBefore, compilerAfter);
             System.out.printf(Locale.ROOT, "warm-up pass %d on strata: its JIT compilers used %.1f s of CPU in %.0f s%s%n", n,
                     compiler / 1e9, wall / 1e9, quiet ? ": quiet, so warm" : "");
             if (quiet) {

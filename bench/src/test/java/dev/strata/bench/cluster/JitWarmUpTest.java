@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 class JitWarmUpTest {
     private static final long SECOND = 1_000_000_000L;
@@ -33,12 +36,12 @@ class JitWarmUpTest {
         // This test's own JVM compiles as it runs; fresh code to compile shows up within a few
         // rounds as at least one clock tick of compiler time.
         List<Long> self = List.of(ProcessHandle.current().pid());
-        java.util.Map<java.nio.file.Path, Long> start = JitWarmUp.compilerTicks(self);
+        Map<Path, Long> start = JitWarmUp.compilerTicks(self);
         assertThat(start).isNotEmpty();
         long compiled = 0;
         for (int round = 0; round < 1_000 && compiled == 0; round++) {
             keepTheJitBusy(round);
-            compiled = JitWarmUp.usedBetween(java.util.Map.of(), JitWarmUp.compilerTicks(self));
+            compiled = JitWarmUp.usedBetween(Map.of(), JitWarmUp.compilerTicks(self));
         }
         assertThat(compiled).isPositive();
         assertThat(JitWarmUp.usedBetween(start, JitWarmUp.compilerTicks(self))).isGreaterThanOrEqualTo(0);
@@ -48,19 +51,21 @@ class JitWarmUpTest {
 
     @Test
     void countsOnlyWhatEachThreadUsedBetweenTheReadings() {
-        java.nio.file.Path c1 = java.nio.file.Path.of("/proc/1/task/11");
-        java.nio.file.Path c2 = java.nio.file.Path.of("/proc/1/task/12");
-        java.nio.file.Path started = java.nio.file.Path.of("/proc/1/task/13");
+        Path c1 = Path.of("/proc/1/task/11");
+        Path c2 = Path.of("/proc/1/task/12");
+        Path started = Path.of("/proc/1/task/13");
         long tick = 1_000_000_000L / ProcStat.CLOCK_TICKS;
         // c2 ended in between: its ticks must not count against the others.
-        assertThat(JitWarmUp.usedBetween(java.util.Map.of(c1, 100L, c2, 5_000L), java.util.Map.of(c1, 103L, started, 2L)))
+        assertThat(JitWarmUp.usedBetween(Map.of(c1, 100L, c2, 5_000L), Map.of(c1, 103L, started, 2L)))
                 .isEqualTo(5 * tick);
+        assertThat(JitWarmUp.anyEnded(Map.of(c1, 100L, c2, 5_000L), Map.of(c1, 103L, started, 2L))).isTrue();
+        assertThat(JitWarmUp.anyEnded(Map.of(c1, 100L), Map.of(c1, 103L, started, 2L))).isFalse();
     }
 
     private static long sink;
 
     private static void keepTheJitBusy(int round) {
-        java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+        Map<String, Integer> counts = new HashMap<>();
         for (int i = 0; i < 20_000; i++) {
             counts.merge(Integer.toString((i * 31 + round) % 997), i, Integer::sum);
         }

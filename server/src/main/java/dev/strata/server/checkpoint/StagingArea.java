@@ -113,17 +113,6 @@ public final class StagingArea {
     }
 
     /**
-     * Makes the unfinished file for {@code c} durable and finished, once it matches {@code c}
-     * whole (its size, and the CRC of every byte written to it).
-     *
-     * @throws CorruptionException when it does not match {@code c} (it is deleted)
-     */
-    void finish(ContentId c, PartFile written) throws IOException {
-        verify(c, written);
-        makeDurable(c, written);
-    }
-
-    /**
      * Checks that the unfinished file for {@code c} matches it whole (its size, and the CRC of
      * every byte written to it); {@link #makeDurable} must follow.
      *

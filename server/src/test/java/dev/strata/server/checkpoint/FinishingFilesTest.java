@@ -13,11 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.zip.CRC32C;
 
+import static dev.strata.server.checkpoint.StagedContent.idOf;
+import static dev.strata.server.checkpoint.StagedContent.noise;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -30,18 +30,6 @@ class FinishingFilesTest {
     @AfterEach
     void stop() {
         fsyncs.shutdownNow();
-    }
-
-    private static byte[] noise(int length, long seed) {
-        byte[] b = new byte[length];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
-    private static ContentId idOf(byte[] b) {
-        CRC32C crc = new CRC32C();
-        crc.update(b);
-        return ContentId.newBuilder().setSize(b.length).setCrc32C((int) crc.getValue()).build();
     }
 
     private static PartFile written(StagingArea staging, byte[] content) throws IOException {

@@ -10,27 +10,15 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Random;
-import java.util.zip.CRC32C;
 
+import static dev.strata.server.checkpoint.StagedContent.idOf;
+import static dev.strata.server.checkpoint.StagedContent.noise;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class StagingAreaTest {
     @TempDir
     Path dir;
-
-    private static byte[] noise(int length, long seed) {
-        byte[] b = new byte[length];
-        new Random(seed).nextBytes(b);
-        return b;
-    }
-
-    private static ContentId idOf(byte[] b) {
-        CRC32C crc = new CRC32C();
-        crc.update(b);
-        return ContentId.newBuilder().setSize(b.length).setCrc32C((int) crc.getValue()).build();
-    }
 
     private static ByteBuffer slice(byte[] b, int from, int to) {
         return ByteBuffer.wrap(b, from, to - from);
@@ -44,7 +32,8 @@ class StagingAreaTest {
         PartFile part = staging.openPart(id, 0);
         part.append(slice(file, 0, 100_000));
         part.append(slice(file, 100_000, file.length));
-        staging.finish(id, part);
+        staging.verify(id, part);
+        staging.makeDurable(id, part);
 
         assertThat(staging.complete()).containsKey(id);
         assertThat(Files.readAllBytes(staging.complete().get(id))).isEqualTo(file);
@@ -62,7 +51,7 @@ class StagingAreaTest {
         PartFile part = staging.openPart(id, 0);
         part.append(ByteBuffer.wrap(other));
 
-        assertThatThrownBy(() -> staging.finish(id, part)).isInstanceOf(CorruptionException.class)
+        assertThatThrownBy(() -> staging.verify(id, part)).isInstanceOf(CorruptionException.class)
                 .hasMessageContaining("the plan says");
         assertThat(staging.complete()).isEmpty();
         assertThat(staging.partials()).isEmpty();
@@ -87,7 +76,8 @@ class StagingAreaTest {
         PartFile resumed = restarted.openPart(id, 2 << 20);
         assertThat(resumed.size()).isEqualTo(2 << 20);
         resumed.append(slice(file, 2 << 20, file.length));
-        restarted.finish(id, resumed);
+        restarted.verify(id, resumed);
+        restarted.makeDurable(id, resumed);
 
         assertThat(Arrays.equals(Files.readAllBytes(restarted.complete().get(id)), file)).isTrue();
     }
