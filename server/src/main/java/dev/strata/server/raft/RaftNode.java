@@ -263,6 +263,14 @@ public final class RaftNode implements AutoCloseable {
 
     /** Starts the Raft server: opens the engine, replays the log after its durable marker, joins the group. */
     public void start() throws IOException {
+        StoppedFollowerStateRelease release = new StoppedFollowerStateRelease();
+        raftTimers.scheduleWithFixedDelay(() -> {
+            try {
+                release.check();
+            } catch (RuntimeException e) {
+                LOG.error("node {}: checking for stopped follower timers: {}", config.nodeId(), e.toString(), e);
+            }
+        }, StoppedFollowerStateRelease.CHECK_PERIOD_MS, StoppedFollowerStateRelease.CHECK_PERIOD_MS, TimeUnit.MILLISECONDS);
         server.start();
         division = server.getDivision(groupId);
         selfRecord.start();
@@ -302,6 +310,11 @@ public final class RaftNode implements AutoCloseable {
 
     public long id() {
         return config.nodeId();
+    }
+
+    /** This node's Raft division, once {@link #start} has run; for tests that reach into Ratis. */
+    RaftServer.Division division() {
+        return division;
     }
 
     public KvStateMachine stateMachine() {
