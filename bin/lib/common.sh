@@ -13,11 +13,20 @@ strata_die() {
 # Prints the major version of the java at $1 (8 for "1.8", 21 for "21"), from its JDK's release
 # file, else by running it; nothing if neither tells.
 strata_java_major() {
-  local spec="" release
-  # Reading the release file spares starting a JVM, about 0.1 s of every command.
-  release="$(dirname "$(dirname "$(readlink -f "$1")")")/release"
+  local spec="" java release line
+  # Reading the release file spares starting a JVM, about 0.1 s of every command; bash's own
+  # string and pattern matching spare a process per step (each takes milliseconds, and a launcher
+  # asks for several JDKs' versions).
+  java="$(readlink -f "$1")"
+  release="${java%/*}"
+  release="${release%/*}/release"
   if [[ -r "$release" ]]; then
-    spec="$(sed -n 's/^JAVA_VERSION="\([^"]*\)".*/\1/p' "$release")"
+    while IFS= read -r line; do
+      if [[ "$line" =~ ^JAVA_VERSION=\"([^\"]*)\" ]]; then
+        spec="${BASH_REMATCH[1]}"
+        break
+      fi
+    done < "$release"
   fi
   if [[ -z "$spec" ]]; then
     spec="$("$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')"

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * and that {@link #close()} stops. gRPC's default group is shared by the whole JVM and outlives
  * the client by a second, its threads blocked in epoll_wait; a JVM exits only after waiting up to
  * 300 ms for threads in native code, so every one-shot command line paid that wait at its end.
- * Native epoll where Netty has it (as gRPC's default does), NIO elsewhere.
+ * Native epoll where Netty has it (as gRPC's default does) unless told otherwise, NIO elsewhere.
  */
 final class ClientEventLoop implements AutoCloseable {
     private static final long CLOSE_TIMEOUT_MS = 2_000;
@@ -29,8 +29,9 @@ final class ClientEventLoop implements AutoCloseable {
     private final EventLoopGroup group;
     private final Class<? extends Channel> channelType;
 
-    ClientEventLoop() {
-        boolean epoll = Epoll.isAvailable();
+    /** @param nativeTransport whether to use epoll where Netty has it (loading it takes about 0.1 s) */
+    ClientEventLoop(boolean nativeTransport) {
+        boolean epoll = nativeTransport && Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         this.group = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("strata-client-io", true), io);

@@ -58,21 +58,23 @@ final class Endpoints implements AutoCloseable {
     /** The Raft term {@link #leader} was learnt in; -1 before the first answer. */
     private volatile long leaderTerm = -1;
     private final AtomicBoolean askingForLeader = new AtomicBoolean();
-    private final ClientEventLoop eventLoop = new ClientEventLoop();
+    private final ClientEventLoop eventLoop;
 
     Endpoints(List<String> addresses, ChannelCredentials credentials, long coolDownMillis) {
-        this(addresses, credentials, coolDownMillis, false, 0);
+        this(addresses, credentials, coolDownMillis, false, 0, true);
     }
 
     /**
      * @param writesToLeader      send writes to the leader once known
      * @param statusTimeoutMillis deadline of a status call that asks for the leader
+     * @param nativeTransport     epoll where Netty has it, else the JDK's sockets
      */
     Endpoints(List<String> addresses, ChannelCredentials credentials, long coolDownMillis, boolean writesToLeader,
-              long statusTimeoutMillis) {
+              long statusTimeoutMillis, boolean nativeTransport) {
         if (addresses.isEmpty()) {
             throw new IllegalArgumentException("no endpoints given");
         }
+        this.eventLoop = new ClientEventLoop(nativeTransport);
         this.credentials = credentials;
         this.coolDownNanos = TimeUnit.MILLISECONDS.toNanos(coolDownMillis);
         for (String a : addresses) {

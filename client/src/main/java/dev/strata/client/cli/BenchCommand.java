@@ -131,7 +131,7 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         BenchReport report;
-        try (StrataClient c = client.connect()) {
+        try (StrataClient c = client.connectForLoad()) {
             try {
                 c.status();
             } catch (StrataException e) {

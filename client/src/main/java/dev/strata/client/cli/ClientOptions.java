@@ -44,9 +44,17 @@ public final class ClientOptions {
     /** How results are printed. */
     public enum Output { text, json }
 
-    /** A client for the chosen endpoints and timeout; the caller closes it. */
+    /**
+     * A client for the chosen endpoints and timeout, on the JDK's sockets, which start faster
+     * than native epoll; the caller closes it.
+     */
     public StrataClient connect() {
         return builder(endpoints).build();
+    }
+
+    /** As {@link #connect()}, on native epoll where Netty has it: for long loads ({@code bench}). */
+    StrataClient connectForLoad() {
+        return builder(endpoints).nativeTransport(true).build();
     }
 
     /** A client for one endpoint alone that tries it once: for asking each node about itself. */
@@ -55,7 +63,7 @@ public final class ClientOptions {
     }
 
     private StrataClient.Builder builder(List<String> addresses) {
-        StrataClient.Builder b = StrataClient.builder().endpoints(addresses).timeout(timeout);
+        StrataClient.Builder b = StrataClient.builder().endpoints(addresses).timeout(timeout).nativeTransport(false);
         try {
             tls.applyTo(b);
         } catch (IllegalArgumentException e) {
