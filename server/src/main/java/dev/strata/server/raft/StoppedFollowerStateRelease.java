@@ -31,7 +31,8 @@ import java.util.concurrent.CompletableFuture;
  * "stopped" future before its thread ends changes nothing but the wait: the append thread goes
  * on, leaves the lock, and the old thread then ends by itself. This class finds such threads (a
  * {@code FollowerState} no longer running, blocked on a monitor on {@value #SIGHTINGS} checks in
- * a row, the lock being held for milliseconds otherwise) and completes their future. It reaches
+ * a row) and completes their future. A stopped timer that merely waits behind a slow holder of
+ * the lock (Ratis writes its metadata under it) is released too, which is as harmless. It reaches
  * the two private fields by reflection, checked when the node starts and by a test, so that a
  * Ratis upgrade that changes them fails the build instead of silently dropping the release.
  */
@@ -85,9 +86,9 @@ final class StoppedFollowerStateRelease {
             if (sightings.merge(t, 1, Integer::sum) >= SIGHTINGS) {
                 if (stoppedFuture(t).complete(null)) {
                     released++;
-                    LOG.warn("released {}: it was stopped but has waited for its Raft server's lock for {} checks, which "
-                            + "the thread that stopped it holds while it waits for this one to end (a Ratis 3.3.0 "
-                            + "deadlock on a learner's promotion)", t.getName(), SIGHTINGS);
+                    LOG.warn("released {}: it was stopped but has waited for its Raft server's lock for {} checks; the "
+                            + "thread that stopped it may hold that lock while it waits for this one to end (a Ratis "
+                            + "3.3.0 deadlock on a learner's promotion)", t.getName(), SIGHTINGS);
                 }
                 blockedNow.remove(t);
             }

@@ -1,7 +1,6 @@
 package dev.strata.server.raft;
 
 import dev.strata.server.config.ServerConfig;
-import dev.strata.server.testing.Await;
 import dev.strata.server.testing.Ports;
 import dev.strata.server.tls.ServerTls;
 import org.apache.ratis.server.RaftServer;
@@ -14,7 +13,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,22 +46,42 @@ class StoppedFollowerStateReleaseTest {
         try (RaftNode node = new RaftNode(config, ServerTls.plaintext())) {
             node.start();
             RaftServer.Division serverLock = node.division();
-            AtomicReference<Thread> timer = new AtomicReference<>();
-            CompletableFuture<?> stopped;
-            synchronized (serverLock) {
-                Await.until(() -> {
-                    timer.set(blockedFollowerTimer());
-                    return timer.get() != null;
-                }, WAIT, "the follower timer to wait for the server's lock");
-                stopped = stopRunning(timer.get());
-                // The interrupt of stopRunning does not reach a thread waiting for a monitor.
-                assertThat(timer.get().getState()).isEqualTo(Thread.State.BLOCKED);
-                stopped.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-                assertThat(timer.get().isAlive()).as("released while it still waits for the lock").isTrue();
+            Thread timer = null;
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (timer == null && System.nanoTime() < deadline) {
+                synchronized (serverLock) {
+                    // Only a follower has a timer; a candidate's election needs this lock to end,
+                    // so the lock is let go and taken again until the node is a follower.
+                    timer = serverLock.getInfo().isFollower() ? blockedFollowerTimerWithin(Duration.ofSeconds(2)) : null;
+                    if (timer != null) {
+                        CompletableFuture<?> stopped = stopRunning(timer);
+                        // The interrupt of stopRunning does not reach a thread waiting for a monitor.
+                        assertThat(timer.getState()).isEqualTo(Thread.State.BLOCKED);
+                        stopped.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                        assertThat(timer.isAlive()).as("released while it still waits for the lock").isTrue();
+                    }
+                }
+                if (timer == null) {
+                    Thread.sleep(100);
+                }
             }
-            timer.get().join(WAIT.toMillis());
-            assertThat(timer.get().isAlive()).as("it ends by itself once it has the lock").isFalse();
+            assertThat(timer).as("the follower timer waiting for the server's lock").isNotNull();
+            timer.join(WAIT.toMillis());
+            assertThat(timer.isAlive()).as("it ends by itself once it has the lock").isFalse();
         }
+    }
+
+    /** The node's Ratis follower timer thread once it blocks on a monitor within {@code wait}, else null. */
+    private static Thread blockedFollowerTimerWithin(Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        do {
+            Thread t = blockedFollowerTimer();
+            if (t != null) {
+                return t;
+            }
+            Thread.sleep(10);
+        } while (System.nanoTime() < deadline);
+        return null;
     }
 
     /** The node's Ratis follower timer thread if it is blocked on a monitor, else null. */
