@@ -263,14 +263,7 @@ public final class RaftNode implements AutoCloseable {
 
     /** Starts the Raft server: opens the engine, replays the log after its durable marker, joins the group. */
     public void start() throws IOException {
-        StoppedFollowerStateRelease release = new StoppedFollowerStateRelease();
-        raftTimers.scheduleWithFixedDelay(() -> {
-            try {
-                release.check();
-            } catch (RuntimeException e) {
-                LOG.error("node {}: checking for stopped follower timers: {}", config.nodeId(), e.toString(), e);
-            }
-        }, StoppedFollowerStateRelease.CHECK_PERIOD_MS, StoppedFollowerStateRelease.CHECK_PERIOD_MS, TimeUnit.MILLISECONDS);
+        StoppedFollowerStateRelease.scheduleOn(raftTimers, config.nodeId());
         server.start();
         division = server.getDivision(groupId);
         selfRecord.start();

@@ -9,6 +9,8 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Ends a deadlock of Ratis 3.3.0 (still in its main branch) that leaves a promoted learner
@@ -42,7 +44,7 @@ final class StoppedFollowerStateRelease {
     /** How many checks in a row must find a stopped timer blocked before it is released. */
     static final int SIGHTINGS = 3;
     /** How often the node checks, in milliseconds. */
-    static final long CHECK_PERIOD_MS = 1_000;
+    private static final long CHECK_PERIOD_MS = 1_000;
 
     private final Class<?> followerState;
     private final Field isRunning;
@@ -68,6 +70,23 @@ final class StoppedFollowerStateRelease {
             throw new IllegalStateException("Ratis's " + FOLLOWER_STATE_CLASS + " changed: the release of stopped "
                     + "follower timers (a workaround of a Ratis 3.3.0 deadlock) needs review: " + e, e);
         }
+    }
+
+    /**
+     * Checks every {@value #CHECK_PERIOD_MS} ms on {@code timers} until they are shut down; a check
+     * that fails is logged and the next one runs.
+     *
+     * @throws IllegalStateException as the constructor does
+     */
+    static void scheduleOn(ScheduledExecutorService timers, long nodeId) {
+        StoppedFollowerStateRelease release = new StoppedFollowerStateRelease();
+        timers.scheduleWithFixedDelay(() -> {
+            try {
+                release.check();
+            } catch (RuntimeException e) {
+                LOG.error("node {}: checking for stopped follower timers: {}", nodeId, e.toString(), e);
+            }
+        }, CHECK_PERIOD_MS, CHECK_PERIOD_MS, TimeUnit.MILLISECONDS);
     }
 
     /**
