@@ -65,8 +65,8 @@ public final class ApiServer implements AutoCloseable {
         MetricsInterceptor metrics = new MetricsInterceptor(registry);
         this.server = NettyServerBuilder.forAddress(new InetSocketAddress(config.bindAddress(), config.clientPort()),
                         tls.clientPortServerCredentials())
-                .executor(requestExecutor)
-                .callExecutor(new InlineKvCalls())
+                .directExecutor()
+                .callExecutor(new InlineKvCalls(requestExecutor))
                 .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, config.maxRequestSize() + (1 << 20)))
                 .addService(ServerInterceptors.intercept(
                         new KvService(node, new RequestValidator(config.limits()), responder), metrics))
@@ -133,19 +133,30 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
-     * Runs the KV calls that never wait on the transport's thread: a put, delete, txn or batch
-     * is validated and queued for Raft, a get reads the engine's memory (or waits for a ReadIndex
-     * round on a future); handing each to a pool thread cost a thread switch per call. Range
-     * pages, which may read many blocks, and every other call run on the request pool.
+     * Chooses where each call runs. The KV calls that never wait run on the transport's own
+     * thread: a put, delete, txn or batch is validated and queued for Raft, a get reads the
+     * engine's memory (or waits for a ReadIndex round on a future). Range pages, which may read
+     * many blocks, and every other call run on the request pool.
+     *
+     * <p>The server's own executor is direct, so gRPC's method lookup, which runs there before
+     * this choice, costs no thread switch either; with a pool as the server's executor every
+     * call paid one switch to it and one back.
      */
     private static final class InlineKvCalls implements ServerCallExecutorSupplier {
         private static final Set<String> INLINE = Set.of(KVGrpc.getPutMethod().getFullMethodName(),
                 KVGrpc.getDeleteMethod().getFullMethodName(), KVGrpc.getTxnMethod().getFullMethodName(),
                 KVGrpc.getBatchMethod().getFullMethodName(), KVGrpc.getGetMethod().getFullMethodName());
 
+        private final Executor pool;
+
+        InlineKvCalls(Executor pool) {
+            this.pool = pool;
+        }
+
         @Override
         public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata metadata) {
-            return INLINE.contains(call.getMethodDescriptor().getFullMethodName()) ? Runnable::run : null;
+            // null keeps the call on the server's (direct) executor.
+            return INLINE.contains(call.getMethodDescriptor().getFullMethodName()) ? null : pool;
         }
     }
 

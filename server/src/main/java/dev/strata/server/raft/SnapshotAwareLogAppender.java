@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with five
@@ -23,10 +24,11 @@ import java.util.concurrent.TimeUnit;
  * follower's (see {@link #nextIndexIsAPlaceholder}), it names a later first index in notices
  * that change nothing (see {@link #noticesChangeNothing}), it starts over with a follower that
  * lost its log (see {@link #followerLostAcknowledgedEntries}), and two that keep linearizable
- * reads from waiting for the periodic heartbeat: it tells a follower a new commit index at once
- * (see {@link #newAppendEntriesRequest}) and sends a read's heartbeat again when the first may
- * not count (see {@link #triggerHeartbeat}); and it does not spin on a follower whose stream
- * failed (see {@link #getWaitTimeMs}).
+ * reads from waiting for the periodic heartbeat: it tells a follower a new commit index at once,
+ * or with the leader's next batch when one is about to leave (see
+ * {@link #newAppendEntriesRequest}), and sends a read's heartbeat again when the first may not
+ * count (see {@link #triggerHeartbeat}); and it does not spin on a follower whose stream failed
+ * (see {@link #getWaitTimeMs}).
  *
  * <p>The loop this breaks (Ratis 3.3.0; RATIS-2500, fixed upstream after that release). An
  * append names the entry before its first one, and the leader knows that entry only while it
@@ -57,10 +59,17 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     private static final Executor SECOND_HEARTBEAT = CompletableFuture.delayedExecutor(SECOND_HEARTBEAT_DELAY_MS,
             TimeUnit.MILLISECONDS);
 
-    /** The leader's commit index the last commit-only heartbeat carried. Appender thread only. */
+    /** How long a commit index may wait for the leader's next batch of writes to carry it. */
+    static final long COMMIT_WAITS_FOR_WRITES_MS = 5;
+
+    /** The leader's commit index the last request to the follower carried. Appender thread only. */
     private long commitSentAlone = RaftLog.INVALID_LOG_INDEX;
-    /** The follower's match index when that heartbeat went out. Appender thread only. */
+    /** The follower's match index when that request went out. Appender thread only. */
     private long matchWhenSentAlone = RaftLog.INVALID_LOG_INDEX;
+    /** Whether the leader's proposer holds writes for its next batch. */
+    private final BooleanSupplier writesWaiting;
+    /** Until when (ms) a commit index waits for the next batch instead of a heartbeat of its own, or -1. Appender thread only. */
+    private long commitWaitsUntilMs = -1;
 
 
     /** Whether this appender has not yet looked at its follower's next index. */
@@ -86,8 +95,14 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     /** Whether the last round built no request. Appender thread only. */
     private boolean builtNothingLastRound;
 
-    SnapshotAwareLogAppender(RaftServer.Division server, LeaderState leaderState, FollowerInfo follower) {
+    /**
+     * @param writesWaiting whether the leader's proposer holds writes for its next batch, which
+     *                      will carry the commit index to the follower (see {@link #newAppendEntriesRequest})
+     */
+    SnapshotAwareLogAppender(RaftServer.Division server, LeaderState leaderState, FollowerInfo follower,
+                             BooleanSupplier writesWaiting) {
         super(server, leaderState, follower);
+        this.writesWaiting = writesWaiting;
     }
 
     private static long nowMs() {
@@ -181,17 +196,21 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     /**
      * How long the appender waits before its next round: Ratis's wait, except after a round that
      * built no request while the follower lacks no entries, when it waits until a heartbeat is
-     * due. Ratis 3.3.0 counts a follower whose append stream failed (it was stopped, or its
-     * connection broke) as one it must send to at once until a new stream opens, and opens one
-     * only with a request to send: with nothing to send, its appender spun, about 100,000
-     * rounds in 50 ms, a whole core of the leader, until the next heartbeat was due, and again
-     * after every failed heartbeat. A new entry, a triggered heartbeat or an answer still wakes
-     * it at once. Called on the appender's own thread.
+     * due, or until a commit index that waits for the next batch is due to go out alone. Ratis
+     * 3.3.0 counts a follower whose append stream failed (it was stopped, or its connection
+     * broke) as one it must send to at once until a new stream opens, and opens one only with a
+     * request to send: with nothing to send, its appender spun, about 100,000 rounds in 50 ms, a
+     * whole core of the leader, until the next heartbeat was due, and again after every failed
+     * heartbeat. A new entry, a triggered heartbeat or an answer still wakes it at once. Called
+     * on the appender's own thread.
      */
     @Override
     public long getWaitTimeMs() {
         long wait = super.getWaitTimeMs();
-        return builtNothingLastRound && !hasAppendEntries() ? Math.max(wait, getHeartbeatWaitTimeMs()) : wait;
+        if (builtNothingLastRound && !hasAppendEntries()) {
+            wait = Math.max(wait, getHeartbeatWaitTimeMs());
+        }
+        return commitWaitsUntilMs < 0 ? wait : Math.max(0, Math.min(wait, commitWaitsUntilMs - nowMs()));
     }
 
     /**
@@ -206,11 +225,19 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * started at. With few writes a tenth of the reads of a 95%-read mix waited about 500 ms.
      * etcd's leader sends a new commit index at once, too.
      *
+     * <p>Under load the leader's next batch follows its commit within a millisecond or so and
+     * carries the commit index anyway; a heartbeat of its own then cost each follower a second
+     * message, and the leader a second reply, per batch. So while the leader's
+     * proposer holds writes for its next batch, the commit index waits for that batch, up to
+     * {@link #COMMIT_WAITS_FOR_WRITES_MS}. A read's heartbeat never waits: it carries the
+     * commit index too.
+     *
      * <p>A follower takes a commit index only up to what it has on disk. When the other
      * follower's reply committed an index this one has not yet flushed, the heartbeat finds it
      * short, so the commit index goes out again once the follower's append reply shows more of
-     * the log on disk. Otherwise each commit index goes out alone once, so the appender does not
-     * repeat it while the answer is on its way. Called on the appender's own thread.
+     * the log on disk. Otherwise each commit index goes out once, with entries or alone, so the
+     * appender does not repeat it while the answer is on its way. Called on the appender's own
+     * thread.
      */
     @Override
     public AppendEntriesRequestProto newAppendEntriesRequest(long callId, boolean heartbeat) throws RaftLogIOException {
@@ -220,12 +247,35 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
         long match = follower.getMatchIndex();
         if (request == null
                 && commitIndexNews(leaderCommit, follower.getCommitIndex(), match, commitSentAlone, matchWhenSentAlone)) {
-            commitSentAlone = leaderCommit;
-            matchWhenSentAlone = match;
-            request = super.newAppendEntriesRequest(callId, true);
+            long now = nowMs();
+            commitWaitsUntilMs = commitWaitsUntil(commitWaitsUntilMs, writesWaiting, now);
+            if (now >= commitWaitsUntilMs) {
+                request = super.newAppendEntriesRequest(callId, true);
+            }
+        }
+        if (request != null) {
+            commitWaitsUntilMs = -1;
+            if (request.getLeaderCommit() > commitSentAlone) {
+                commitSentAlone = request.getLeaderCommit();
+                matchWhenSentAlone = match;
+            }
         }
         builtNothingLastRound = request == null;
         return request;
+    }
+
+    /**
+     * Until when (ms) a commit index the follower lacks waits for the leader's next batch: the
+     * wait already running, else {@link #COMMIT_WAITS_FOR_WRITES_MS} from now when writes wait
+     * for a batch, else now (it goes out at once).
+     *
+     * @param runningUntilMs the end of the wait already running, or -1
+     */
+    static long commitWaitsUntil(long runningUntilMs, BooleanSupplier writesWaiting, long nowMs) {
+        if (runningUntilMs >= 0) {
+            return runningUntilMs;
+        }
+        return writesWaiting.getAsBoolean() ? nowMs + COMMIT_WAITS_FOR_WRITES_MS : nowMs;
     }
 
     /**
