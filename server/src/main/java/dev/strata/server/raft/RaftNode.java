@@ -129,7 +129,6 @@ public final class RaftNode implements AutoCloseable {
         this.groupId = groupId(config.clusterName());
         this.properties = RaftSettings.properties(config);
         tls.configureRaft(parameters);
-        RaftSettings.configureTransport(parameters);
         parameters.put(StrataGrpcFactory.WRITES_WAITING, this::writesWaiting, BooleanSupplier.class);
         this.configuredPeers = config.peers().stream().collect(Collectors.toUnmodifiableMap(PeerSpec::id, p -> p));
         EngineOptions engineOptions = EngineOptions.builder()

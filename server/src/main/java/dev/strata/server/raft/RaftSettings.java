@@ -3,7 +3,6 @@ package dev.strata.server.raft;
 import dev.strata.server.config.ServerConfig;
 import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.client.RaftClientConfigKeys;
-import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.retry.ExponentialBackoffRetry;
@@ -126,17 +125,6 @@ final class RaftSettings {
         // would block request threads under load.
         RaftClientConfigKeys.Async.setOutstandingRequestsMax(p, 4096);
         return p;
-    }
-
-    /**
-     * Runs the Raft port's gRPC handlers on the transport's own threads. Every handler Ratis
-     * serves there returns at once (an append is queued for the log writer on Ratis's own
-     * executor, a forwarded write goes to its client executor, a vote or a ReadIndex answer takes
-     * the server's lock briefly), so the default hand-off of each message to gRPC's shared pool
-     * only cost a follower a thread switch per append.
-     */
-    static void configureTransport(Parameters p) {
-        GrpcConfigKeys.Server.setServicesCustomizer(p, (builder, types) -> builder.directExecutor());
     }
 
     /**

@@ -70,6 +70,8 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     private final BooleanSupplier writesWaiting;
     /** Until when (ms) a commit index waits for the next batch instead of a heartbeat of its own, or -1. Appender thread only. */
     private long commitWaitsUntilMs = -1;
+    /** Set when a read triggers a heartbeat round; cleared once a request carries the commit index. */
+    private volatile boolean readWaiting;
 
 
     /** Whether this appender has not yet looked at its follower's next index. */
@@ -210,7 +212,14 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
         if (builtNothingLastRound && !hasAppendEntries()) {
             wait = Math.max(wait, getHeartbeatWaitTimeMs());
         }
-        return commitWaitsUntilMs < 0 ? wait : Math.max(0, Math.min(wait, commitWaitsUntilMs - nowMs()));
+        if (commitWaitsUntilMs >= 0) {
+            if (getRaftLog().getLastCommittedIndex() <= getFollower().getCommitIndex()) {
+                commitWaitsUntilMs = -1; // the follower learned it meanwhile
+            } else if (!hasPendingDataRequests()) {
+                wait = Math.max(0, Math.min(wait, commitWaitsUntilMs - nowMs()));
+            }
+        }
+        return wait;
     }
 
     /**
@@ -229,8 +238,10 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * carries the commit index anyway; a heartbeat of its own then cost each follower a second
      * message, and the leader a second reply, per batch. So while the leader's
      * proposer holds writes for its next batch, the commit index waits for that batch, up to
-     * {@link #COMMIT_WAITS_FOR_WRITES_MS}. A read's heartbeat never waits: it carries the
-     * commit index too.
+     * {@link #COMMIT_WAITS_FOR_WRITES_MS}, unless a read waits for a heartbeat round: then it
+     * goes out at once, as a read's own heartbeat does. While an append is on its way to the
+     * follower, a heartbeat would carry no commit index (Ratis names no previous entry in it
+     * then), so none is built; the commit index goes out once the append is answered.
      *
      * <p>A follower takes a commit index only up to what it has on disk. When the other
      * follower's reply committed an index this one has not yet flushed, the heartbeat finds it
@@ -245,16 +256,19 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
         long leaderCommit = getRaftLog().getLastCommittedIndex();
         FollowerInfo follower = getFollower();
         long match = follower.getMatchIndex();
-        if (request == null
+        if (request == null && !hasPendingDataRequests()
                 && commitIndexNews(leaderCommit, follower.getCommitIndex(), match, commitSentAlone, matchWhenSentAlone)) {
             long now = nowMs();
-            commitWaitsUntilMs = commitWaitsUntil(commitWaitsUntilMs, writesWaiting, now);
+            commitWaitsUntilMs = readWaiting ? now : commitWaitsUntil(commitWaitsUntilMs, writesWaiting, now);
             if (now >= commitWaitsUntilMs) {
                 request = super.newAppendEntriesRequest(callId, true);
             }
         }
         if (request != null) {
             commitWaitsUntilMs = -1;
+            if (request.getLeaderCommit() >= leaderCommit) {
+                readWaiting = false;
+            }
             if (request.getLeaderCommit() > commitSentAlone) {
                 commitSentAlone = request.getLeaderCommit();
                 matchWhenSentAlone = match;
@@ -306,10 +320,12 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * happens now and then on busy cores, the heartbeat's reply does not count, and nothing
      * does until the appender's next request; the reads that arrive meanwhile at the same commit
      * index join that round without a heartbeat of their own. A second heartbeat a few
-     * milliseconds later, with a later call id, ends such a round.
+     * milliseconds later, with a later call id, ends such a round. Until a request has carried
+     * the commit index, the appender also stops holding it back for the next batch.
      */
     @Override
     public void triggerHeartbeat() {
+        readWaiting = true;
         long nextCallId = getCallId();
         super.triggerHeartbeat();
         SECOND_HEARTBEAT.execute(() -> {
