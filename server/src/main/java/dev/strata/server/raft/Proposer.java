@@ -216,11 +216,6 @@ final class Proposer implements AutoCloseable {
         return p.future();
     }
 
-    /** Whether writes wait for a batch: the next one leaves as soon as the one ahead is answered. */
-    synchronized boolean writesWaiting() {
-        return !queue.isEmpty();
-    }
-
     /**
      * Whether the waiting writes may leave as a batch now: when none is in flight, or when they
      * fill a batch and fewer than the most are in flight. Requires the lock.

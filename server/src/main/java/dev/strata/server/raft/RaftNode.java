@@ -66,7 +66,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -129,7 +128,6 @@ public final class RaftNode implements AutoCloseable {
         this.groupId = groupId(config.clusterName());
         this.properties = RaftSettings.properties(config);
         tls.configureRaft(parameters);
-        parameters.put(StrataGrpcFactory.WRITES_WAITING, this::writesWaiting, BooleanSupplier.class);
         this.configuredPeers = config.peers().stream().collect(Collectors.toUnmodifiableMap(PeerSpec::id, p -> p));
         EngineOptions engineOptions = EngineOptions.builder()
                 // The engine's own log, unsynced, spares a crashed node re-applying its log (see KvStateMachine).
@@ -187,12 +185,6 @@ public final class RaftNode implements AutoCloseable {
                 stateMachine, () -> division, this::write, raftTimers);
         this.proposer = new Proposer(selfId, groupId, new ProposerTransport(), RaftSettings.proposerLimits(config),
                 raftAsync, raftTimers);
-    }
-
-    /** Whether the proposer holds writes for its next batch; false until it exists, after the server. */
-    private boolean writesWaiting() {
-        Proposer p = proposer;
-        return p != null && p.writesWaiting();
     }
 
     private static ThreadFactory daemon(String name) {

@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * Ratis's gRPC log appender (the leader's sender of log entries to one follower) with five
@@ -24,11 +23,10 @@ import java.util.function.BooleanSupplier;
  * follower's (see {@link #nextIndexIsAPlaceholder}), it names a later first index in notices
  * that change nothing (see {@link #noticesChangeNothing}), it starts over with a follower that
  * lost its log (see {@link #followerLostAcknowledgedEntries}), and two that keep linearizable
- * reads from waiting for the periodic heartbeat: it tells a follower a new commit index at once,
- * or with the leader's next batch when one is about to leave (see
- * {@link #newAppendEntriesRequest}), and sends a read's heartbeat again when the first may not
- * count (see {@link #triggerHeartbeat}); and it does not spin on a follower whose stream failed
- * (see {@link #getWaitTimeMs}).
+ * reads from waiting for the periodic heartbeat: it tells a follower a new commit index at once
+ * (see {@link #newAppendEntriesRequest}) and sends a read's heartbeat again when the first may
+ * not count (see {@link #triggerHeartbeat}); and it does not spin on a follower whose stream
+ * failed (see {@link #getWaitTimeMs}).
  *
  * <p>The loop this breaks (Ratis 3.3.0; RATIS-2500, fixed upstream after that release). An
  * append names the entry before its first one, and the leader knows that entry only while it
@@ -59,19 +57,10 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     private static final Executor SECOND_HEARTBEAT = CompletableFuture.delayedExecutor(SECOND_HEARTBEAT_DELAY_MS,
             TimeUnit.MILLISECONDS);
 
-    /** How long a commit index may wait for the leader's next batch of writes to carry it. */
-    static final long COMMIT_WAITS_FOR_WRITES_MS = 5;
-
-    /** The leader's commit index the last request to the follower carried. Appender thread only. */
+    /** The leader's commit index the last commit-only heartbeat carried. Appender thread only. */
     private long commitSentAlone = RaftLog.INVALID_LOG_INDEX;
-    /** The follower's match index when that request went out. Appender thread only. */
+    /** The follower's match index when that heartbeat went out. Appender thread only. */
     private long matchWhenSentAlone = RaftLog.INVALID_LOG_INDEX;
-    /** Whether the leader's proposer holds writes for its next batch. */
-    private final BooleanSupplier writesWaiting;
-    /** Until when (ms) a commit index waits for the next batch instead of a heartbeat of its own, or -1. Appender thread only. */
-    private long commitWaitsUntilMs = -1;
-    /** Set when a read triggers a heartbeat round; cleared once a request carries the commit index. */
-    private volatile boolean readWaiting;
 
 
     /** Whether this appender has not yet looked at its follower's next index. */
@@ -97,14 +86,8 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     /** Whether the last round built no request. Appender thread only. */
     private boolean builtNothingLastRound;
 
-    /**
-     * @param writesWaiting whether the leader's proposer holds writes for its next batch, which
-     *                      will carry the commit index to the follower (see {@link #newAppendEntriesRequest})
-     */
-    SnapshotAwareLogAppender(RaftServer.Division server, LeaderState leaderState, FollowerInfo follower,
-                             BooleanSupplier writesWaiting) {
+    SnapshotAwareLogAppender(RaftServer.Division server, LeaderState leaderState, FollowerInfo follower) {
         super(server, leaderState, follower);
-        this.writesWaiting = writesWaiting;
     }
 
     private static long nowMs() {
@@ -198,28 +181,17 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
     /**
      * How long the appender waits before its next round: Ratis's wait, except after a round that
      * built no request while the follower lacks no entries, when it waits until a heartbeat is
-     * due, or until a commit index that waits for the next batch is due to go out alone. Ratis
-     * 3.3.0 counts a follower whose append stream failed (it was stopped, or its connection
-     * broke) as one it must send to at once until a new stream opens, and opens one only with a
-     * request to send: with nothing to send, its appender spun, about 100,000 rounds in 50 ms, a
-     * whole core of the leader, until the next heartbeat was due, and again after every failed
-     * heartbeat. A new entry, a triggered heartbeat or an answer still wakes it at once. Called
-     * on the appender's own thread.
+     * due. Ratis 3.3.0 counts a follower whose append stream failed (it was stopped, or its
+     * connection broke) as one it must send to at once until a new stream opens, and opens one
+     * only with a request to send: with nothing to send, its appender spun, about 100,000
+     * rounds in 50 ms, a whole core of the leader, until the next heartbeat was due, and again
+     * after every failed heartbeat. A new entry, a triggered heartbeat or an answer still wakes
+     * it at once. Called on the appender's own thread.
      */
     @Override
     public long getWaitTimeMs() {
         long wait = super.getWaitTimeMs();
-        if (builtNothingLastRound && !hasAppendEntries()) {
-            wait = Math.max(wait, getHeartbeatWaitTimeMs());
-        }
-        if (commitWaitsUntilMs >= 0) {
-            if (getRaftLog().getLastCommittedIndex() <= getFollower().getCommitIndex()) {
-                commitWaitsUntilMs = -1; // the follower learned it meanwhile
-            } else if (!hasPendingDataRequests()) {
-                wait = Math.max(0, Math.min(wait, commitWaitsUntilMs - nowMs()));
-            }
-        }
-        return wait;
+        return builtNothingLastRound && !hasAppendEntries() ? Math.max(wait, getHeartbeatWaitTimeMs()) : wait;
     }
 
     /**
@@ -234,21 +206,11 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * started at. With few writes a tenth of the reads of a 95%-read mix waited about 500 ms.
      * etcd's leader sends a new commit index at once, too.
      *
-     * <p>Under load the leader's next batch follows its commit within a millisecond or so and
-     * carries the commit index anyway; a heartbeat of its own then cost each follower a second
-     * message, and the leader a second reply, per batch. So while the leader's
-     * proposer holds writes for its next batch, the commit index waits for that batch, up to
-     * {@link #COMMIT_WAITS_FOR_WRITES_MS}, unless a read waits for a heartbeat round: then it
-     * goes out at once, as a read's own heartbeat does. While an append is on its way to the
-     * follower, a heartbeat would carry no commit index (Ratis names no previous entry in it
-     * then), so none is built; the commit index goes out once the append is answered.
-     *
      * <p>A follower takes a commit index only up to what it has on disk. When the other
      * follower's reply committed an index this one has not yet flushed, the heartbeat finds it
      * short, so the commit index goes out again once the follower's append reply shows more of
-     * the log on disk. Otherwise each commit index goes out once, with entries or alone, so the
-     * appender does not repeat it while the answer is on its way. Called on the appender's own
-     * thread.
+     * the log on disk. Otherwise each commit index goes out alone once, so the appender does not
+     * repeat it while the answer is on its way. Called on the appender's own thread.
      */
     @Override
     public AppendEntriesRequestProto newAppendEntriesRequest(long callId, boolean heartbeat) throws RaftLogIOException {
@@ -256,40 +218,14 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
         long leaderCommit = getRaftLog().getLastCommittedIndex();
         FollowerInfo follower = getFollower();
         long match = follower.getMatchIndex();
-        if (request == null && !hasPendingDataRequests()
+        if (request == null
                 && commitIndexNews(leaderCommit, follower.getCommitIndex(), match, commitSentAlone, matchWhenSentAlone)) {
-            long now = nowMs();
-            commitWaitsUntilMs = readWaiting ? now : commitWaitsUntil(commitWaitsUntilMs, writesWaiting, now);
-            if (now >= commitWaitsUntilMs) {
-                request = super.newAppendEntriesRequest(callId, true);
-            }
-        }
-        if (request != null) {
-            commitWaitsUntilMs = -1;
-            if (request.getLeaderCommit() >= leaderCommit) {
-                readWaiting = false;
-            }
-            if (request.getLeaderCommit() > commitSentAlone) {
-                commitSentAlone = request.getLeaderCommit();
-                matchWhenSentAlone = match;
-            }
+            commitSentAlone = leaderCommit;
+            matchWhenSentAlone = match;
+            request = super.newAppendEntriesRequest(callId, true);
         }
         builtNothingLastRound = request == null;
         return request;
-    }
-
-    /**
-     * Until when (ms) a commit index the follower lacks waits for the leader's next batch: the
-     * wait already running, else {@link #COMMIT_WAITS_FOR_WRITES_MS} from now when writes wait
-     * for a batch, else now (it goes out at once).
-     *
-     * @param runningUntilMs the end of the wait already running, or -1
-     */
-    static long commitWaitsUntil(long runningUntilMs, BooleanSupplier writesWaiting, long nowMs) {
-        if (runningUntilMs >= 0) {
-            return runningUntilMs;
-        }
-        return writesWaiting.getAsBoolean() ? nowMs + COMMIT_WAITS_FOR_WRITES_MS : nowMs;
     }
 
     /**
@@ -320,12 +256,10 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * happens now and then on busy cores, the heartbeat's reply does not count, and nothing
      * does until the appender's next request; the reads that arrive meanwhile at the same commit
      * index join that round without a heartbeat of their own. A second heartbeat a few
-     * milliseconds later, with a later call id, ends such a round. Until a request has carried
-     * the commit index, the appender also stops holding it back for the next batch.
+     * milliseconds later, with a later call id, ends such a round.
      */
     @Override
     public void triggerHeartbeat() {
-        readWaiting = true;
         long nextCallId = getCallId();
         super.triggerHeartbeat();
         SECOND_HEARTBEAT.execute(() -> {

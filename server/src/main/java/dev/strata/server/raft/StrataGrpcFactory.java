@@ -9,8 +9,6 @@ import org.apache.ratis.server.leader.FollowerInfo;
 import org.apache.ratis.server.leader.LeaderState;
 import org.apache.ratis.server.leader.LogAppender;
 
-import java.util.function.BooleanSupplier;
-
 /**
  * Ratis's gRPC transport, with Strata's {@link SnapshotAwareLogAppender} as the leader's log
  * appender; everything else (servers, clients, TLS from the {@link Parameters}) is Ratis's own.
@@ -20,24 +18,14 @@ import java.util.function.BooleanSupplier;
 public final class StrataGrpcFactory extends GrpcFactory {
     /** The RPC type to set in the Raft properties ({@code raft.rpc.type}). */
     public static final RpcType TYPE = new Type();
-    /**
-     * The {@link Parameters} key of a {@link BooleanSupplier} telling whether the node's
-     * proposer holds writes for its next batch (see {@link SnapshotAwareLogAppender}); absent
-     * means never.
-     */
-    static final String WRITES_WAITING = "strata.raft.writes-waiting";
-
-    private final BooleanSupplier writesWaiting;
 
     public StrataGrpcFactory(Parameters parameters) {
         super(parameters);
-        BooleanSupplier w = parameters == null ? null : parameters.get(WRITES_WAITING, BooleanSupplier.class);
-        this.writesWaiting = w != null ? w : () -> false;
     }
 
     @Override
     public LogAppender newLogAppender(RaftServer.Division server, LeaderState state, FollowerInfo follower) {
-        return new SnapshotAwareLogAppender(server, state, follower, writesWaiting);
+        return new SnapshotAwareLogAppender(server, state, follower);
     }
 
     /**

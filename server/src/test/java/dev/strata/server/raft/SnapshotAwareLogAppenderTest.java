@@ -5,9 +5,7 @@ import org.junit.jupiter.api.Test;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerLostAcknowledgedEntries;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.followerSnapshotCoversThePreviousEntry;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.heartbeatMayNotCount;
-import static dev.strata.server.raft.SnapshotAwareLogAppender.COMMIT_WAITS_FOR_WRITES_MS;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.commitIndexNews;
-import static dev.strata.server.raft.SnapshotAwareLogAppender.commitWaitsUntil;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.nextIndexIsAPlaceholder;
 import static dev.strata.server.raft.SnapshotAwareLogAppender.noticesChangeNothing;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,20 +44,6 @@ class SnapshotAwareLogAppenderTest {
     @Test
     void aFollowerWhoseDiskHoldsNoMoreThanItsCommitIndexGetsNoRepeat() {
         assertThat(commitIndexNews(120, 118, 118, 120, 117)).isFalse();
-    }
-
-    @Test
-    void aCommitIndexWaitsForTheNextBatchOnlyWhileWritesWait() {
-        assertThat(commitWaitsUntil(-1, () -> true, 1000)).as("writes wait: the next batch will carry it")
-                .isEqualTo(1000 + COMMIT_WAITS_FOR_WRITES_MS);
-        assertThat(commitWaitsUntil(-1, () -> false, 1000)).as("no writes wait: it goes out at once").isEqualTo(1000);
-    }
-
-    @Test
-    void aRunningWaitIsNeitherStretchedNorCutShort() {
-        assertThat(commitWaitsUntil(1001, () -> true, 1001)).as("writes still wait at its end: it goes out now")
-                .isEqualTo(1001);
-        assertThat(commitWaitsUntil(1001, () -> false, 1000)).isEqualTo(1001);
     }
 
     @Test
