@@ -6,9 +6,11 @@ import java.util.BitSet;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Decides whether one key's sub-history is linearizable: the Wing–Gong search with Lowe's
@@ -92,6 +94,9 @@ final class KeySearch {
         if (maxSteps <= 0) {
             throw new IllegalArgumentException("maxSteps must be positive: " + maxSteps);
         }
+        if (observesUnwrittenValue(ops)) {
+            return new Result(LinearizabilityResult.Verdict.NOT_LINEARIZABLE, ops.size());
+        }
         Event head = eventList(ops);
         BitSet completed = new BitSet(ops.size());
         BitSet unknown = new BitSet(ops.size());
@@ -146,6 +151,29 @@ final class KeySearch {
             }
         }
         return new Result(LinearizabilityResult.Verdict.LINEARIZABLE, steps);
+    }
+
+    /**
+     * Whether a completed operation needs the key to hold a value that no operation of {@code ops}
+     * may write: no order explains it. Decided up front because the search would have to exhaust
+     * every order to prove it, which a long history can take past any budget.
+     */
+    private static boolean observesUnwrittenValue(List<KeyOp> ops) {
+        Set<String> written = new HashSet<>();
+        for (KeyOp op : ops) {
+            if (op.mayWrite()) {
+                written.add(op.written());
+            }
+        }
+        for (KeyOp op : ops) {
+            // A CAS of unknown outcome may never have run, so only a known swap is evidence.
+            boolean needsValue = op.effect() == KeyOp.Effect.READ
+                    || (op.effect() == KeyOp.Effect.CAS && Boolean.TRUE.equals(op.swapped()));
+            if (needsValue && op.observedValue() != null && !written.contains(op.observedValue())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.Random;
 
 import static dev.strata.it.history.LinearizabilityResult.Verdict.LINEARIZABLE;
 import static dev.strata.it.history.LinearizabilityResult.Verdict.NOT_LINEARIZABLE;
+import static dev.strata.it.history.LinearizabilityResult.Verdict.UNKNOWN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -79,6 +80,23 @@ class KeySearchTest {
 
         assertThat(BruteForce.linearizable(ops)).isTrue();
         assertThat(KeySearch.run(ops, 1_000).verdict()).isEqualTo(LINEARIZABLE);
+    }
+
+    @Test
+    void aReadOfAValueNoWriteProducesIsCaughtWhateverTheBudget() {
+        // Forty concurrent writes of unknown outcome: proving by search that no order of them
+        // explains a read takes far more than one step, so only the up-front check can decide.
+        HistoryBuilder h = new HistoryBuilder();
+        for (int i = 0; i < 40; i++) {
+            h.putUnknown(i + 1, "k", "v" + i, i, i + 1);
+        }
+        h.get(41, "k", 50, 51, "v7");
+        List<KeyOp> explained = KeyHistories.split(h.ops()).get("k");
+        h.get(42, "k", 52, 53, "never-written");
+        List<KeyOp> unexplained = KeyHistories.split(h.ops()).get("k");
+
+        assertThat(KeySearch.run(explained, 1).verdict()).isEqualTo(UNKNOWN);
+        assertThat(KeySearch.run(unexplained, 1).verdict()).isEqualTo(NOT_LINEARIZABLE);
     }
 
     private static List<KeyOp> randomOps(Random random, int count) {
