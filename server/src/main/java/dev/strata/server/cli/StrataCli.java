@@ -4,6 +4,8 @@ import dev.strata.client.cli.ClientOptions;
 import dev.strata.client.cli.StrataCommand;
 import dev.strata.client.cli.TlsOptions;
 import dev.strata.server.checkpoint.Backup;
+import io.grpc.netty.shaded.io.netty.util.internal.logging.InternalLoggerFactory;
+import io.grpc.netty.shaded.io.netty.util.internal.logging.JdkLoggerFactory;
 import picocli.CommandLine;
 import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
@@ -28,9 +30,20 @@ import java.util.concurrent.Callable;
  * under {@code strata checkpoint}.
  */
 public final class StrataCli {
+    /** gRPC's copy of Netty reads {@code io.netty.jfr.enabled} under its shaded name. */
+    private static final String NETTY_JFR_PROPERTY = "io.grpc.netty.shaded.io.netty.jfr.enabled";
+
     private StrataCli() {}
 
     public static void main(String[] args) {
+        // Netty logs through the JDK's logger, as gRPC itself does, so a one-shot command does not
+        // start logback (its XML configuration alone takes about 50 ms) for messages it rarely prints.
+        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        // Nor does Netty's allocator register its flight-recorder events: the first registration
+        // starts JFR's machinery, tens of milliseconds on the first call's path.
+        if (System.getProperty(NETTY_JFR_PROPERTY) == null) {
+            System.setProperty(NETTY_JFR_PROPERTY, "false");
+        }
         System.exit(withBackups(StrataCommand.commandLineFor(args, System.in, System.console() != null)).execute(args));
     }
 
