@@ -16,6 +16,11 @@ enum Benchmark {
     READSEQ(false),
     /** Scans seek-nexts entries from each of reads keys drawn uniformly from [0, num); one op is one seek. */
     SEEKRANDOM(false),
+    /**
+     * Readrandom while one more thread puts random keys without pause until the reads end, as
+     * db_bench's readwhilewriting: the ops are the reads; the writer's puts are counted apart.
+     */
+    READWHILEWRITING(true),
     /** Flushes the memtable and waits. */
     FLUSH(true, true),
     /** Compacts everything to the bottom level and waits. */

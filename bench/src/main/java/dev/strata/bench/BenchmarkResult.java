@@ -19,10 +19,12 @@ import dev.strata.client.bench.LatencySummary;
  * @param disk          for benchmarks that change storage, what they cost on disk; null otherwise
  * @param storageAfter  the engine's own storage figures right after, for benchmarks that change
  *                      storage; null otherwise
+ * @param writesBeside  for readwhilewriting, the puts its writer thread made while the reads ran;
+ *                      null for every other benchmark
  */
 record BenchmarkResult(String name, int threads, long ops, Long found, long bytes, double seconds,
                        LatencySummary latency, Double settleSeconds, double cpuSeconds, DiskUse disk,
-                       StorageStats storageAfter) {
+                       StorageStats storageAfter, Long writesBeside) {
     private static final double MB = 1 << 20;
 
     /** Wall time per op, in microseconds, as db_bench counts it: elapsed time x threads / ops. */
@@ -40,6 +42,12 @@ record BenchmarkResult(String name, int threads, long ops, Long found, long byte
     @JsonProperty
     double mbPerSecond() {
         return seconds == 0 ? 0 : bytes / MB / seconds;
+    }
+
+    /** The writer's puts per second of the reads' wall time, for readwhilewriting; null otherwise. */
+    @JsonProperty
+    Double writesBesidePerSecond() {
+        return writesBeside == null || seconds == 0 ? null : writesBeside / seconds;
     }
 
     /** CPU time per op in microseconds, background work until settled included. */

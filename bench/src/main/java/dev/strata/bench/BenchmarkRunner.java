@@ -10,11 +10,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs the {@link Benchmark}s of a {@link Workload} on one target, one after another on the
@@ -33,6 +37,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Not thread-safe: one benchmark at a time.
  */
 final class BenchmarkRunner {
+    /** The writer beside readwhilewriting's reads looks at whether they ended at least this often. */
+    private static final long MAX_WRITER_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private final BenchTarget target;
     private final Path dir;
     private final Workload workload;
@@ -67,6 +73,7 @@ final class BenchmarkRunner {
             case READRANDOM -> inThreads((share, random, meter) -> readRandom(share.of(reads), random, meter));
             case READSEQ -> inThreads((share, random, meter) -> readSequential(meter));
             case SEEKRANDOM -> inThreads((share, random, meter) -> seekRandom(share.of(reads), random, meter));
+            case READWHILEWRITING -> readWhileWriting(reads);
             case FLUSH -> once(target::flush);
             case COMPACT -> once(target::compact);
         };
@@ -77,15 +84,18 @@ final class BenchmarkRunner {
             settleSeconds = (System.nanoTime() - start) / 1e9;
         }
         ProcessCounters used = ProcessCounters.now().minus(before);
-        boolean countsFound = benchmark == Benchmark.READRANDOM || benchmark == Benchmark.SEEKRANDOM;
+        boolean countsFound = benchmark == Benchmark.READRANDOM || benchmark == Benchmark.SEEKRANDOM
+                || benchmark == Benchmark.READWHILEWRITING;
         Meter total = measured.total();
+        Meter writes = measured.writesBeside();
+        long userBytesWritten = benchmark.wholeDatabase() ? 0 : writes != null ? writes.bytes : total.bytes;
         StorageStats storage = benchmark.changesStorage() ? target.stats() : null;
-        DiskUse disk = storage == null ? null : new DiskUse(benchmark.wholeDatabase() ? 0 : total.bytes,
+        DiskUse disk = storage == null ? null : new DiskUse(userBytesWritten,
                 used.bytesWritten(), used.storageBytesWritten(), DbDirectory.sizeOf(dir), storage.liveBytes(),
                 writtenKeys == null ? -1 : writtenKeys.count() * (Keys.SIZE + (long) workload.valueSize()));
         return new BenchmarkResult(benchmark.label(), measured.threads(), total.ops, countsFound ? total.found : null,
                 total.bytes, measured.seconds(), LatencySummary.of(total.latency), settleSeconds,
-                used.cpuNanos() / 1e9, disk, storage);
+                used.cpuNanos() / 1e9, disk, storage, writes == null ? null : writes.ops);
     }
 
     private void fillSequential(Range keys, SplittableRandom random, Meter meter) {
@@ -128,6 +138,59 @@ final class BenchmarkRunner {
                 meter.record(start, 0);
             }
         }
+    }
+
+    /**
+     * Readrandom in {@link Workload#threads()} threads while one more thread puts random keys
+     * from before the first read until every reader is done, at {@link Workload#writeRate()} puts per second (a put that
+     * falls behind its schedule goes at once, so the rate holds on average). The writer's random source is split off after the readers', so a
+     * seed replays the reads; its puts depend on how fast the reads go.
+     */
+    private Measured readWhileWriting(long reads) throws InterruptedException {
+        SplittableRandom writerRandom = seeds.split();
+        Meter writes = new Meter();
+        AtomicBoolean readsDone = new AtomicBoolean();
+        AtomicReference<Throwable> writerFailure = new AtomicReference<>();
+        CountDownLatch writing = new CountDownLatch(1);
+        Thread writer = Thread.ofPlatform().name("bench-writer").start(() -> {
+            try {
+                ValueGenerator values = newValueGenerator(writerRandom);
+                writes.start = System.nanoTime();
+                double nanosPerPut = workload.writeRate() == 0 ? 0 : 1e9 / workload.writeRate();
+                for (long n = 0; n == 0 || !readsDone.get(); n++) {
+                    long due = writes.start + (long) (n * nanosPerPut);
+                    for (long wait = due - System.nanoTime(); wait > 0 && !readsDone.get(); wait = due - System.nanoTime()) {
+                        LockSupport.parkNanos(Math.min(wait, MAX_WRITER_PARK_NANOS));
+                    }
+                    if (n > 0 && readsDone.get()) {
+                        break;
+                    }
+                    put(writerRandom.nextLong(workload.num()), values.next(), writes);
+                    writing.countDown();
+                }
+            } catch (Throwable t) {
+                writerFailure.set(t);
+            } finally {
+                writes.end = System.nanoTime();
+                writing.countDown();
+            }
+        });
+        Measured measured;
+        try {
+            writing.await(); // the reads start once the writer has made its first put
+            measured = inThreads((share, random, meter) -> readRandom(share.of(reads), random, meter));
+        } finally {
+            readsDone.set(true);
+            writer.join();
+        }
+        Throwable failure = writerFailure.get();
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        return new Measured(measured.threads(), measured.meters(), writes);
     }
 
     /** One op per entry: the time of each {@code next()}, the first one included. */
@@ -182,7 +245,7 @@ final class BenchmarkRunner {
             for (Future<Meter> future : pool.invokeAll(tasks)) {
                 meters.add(result(future));
             }
-            return new Measured(threads, meters);
+            return new Measured(threads, meters, null);
         } finally {
             pool.shutdownNow();
         }
@@ -210,7 +273,7 @@ final class BenchmarkRunner {
         operation.run();
         meter.end = System.nanoTime();
         meter.record(meter.start, 0);
-        return new Measured(1, List.of(meter));
+        return new Measured(1, List.of(meter), null);
     }
 
     @FunctionalInterface
@@ -254,8 +317,11 @@ final class BenchmarkRunner {
         }
     }
 
-    /** The meters of every thread of one benchmark. */
-    private record Measured(int threads, List<Meter> meters) {
+    /**
+     * The meters of every thread of one benchmark, and of the writer beside readwhilewriting's
+     * reads (null for every other benchmark).
+     */
+    private record Measured(int threads, List<Meter> meters, Meter writesBeside) {
         /** Wall time from the first thread's start to the last one's end. */
         double seconds() {
             long start = meters.stream().mapToLong(m -> m.start).min().orElseThrow();

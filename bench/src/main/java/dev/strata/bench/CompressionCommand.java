@@ -137,7 +137,7 @@ final class CompressionCommand implements Callable<Integer> {
         // Start each case with a collected heap, so one case's garbage is not the next one's pause.
         System.gc();
         // One thread; seeks and overwrites do not run here, so their counts are the minimum.
-        Workload workload = new Workload(keys, data.valueSize, data.compressibility, reads, 1, 1, 1, seed);
+        Workload workload = new Workload(keys, data.valueSize, data.compressibility, reads, 1, 1, 1, seed, 0);
         try (DbDirectory dir = DbDirectory.create(null, false);
              StrataTarget target = StrataTarget.open(dir.path(), options(blockSize, policy))) {
             BenchmarkRunner runner = new BenchmarkRunner(target, dir.path(), workload, true);

@@ -70,6 +70,9 @@ final class ConsoleReport {
     private void rates(BenchmarkResult r) {
         LatencySummary latency = r.latency();
         String found = r.found() == null ? "" : String.format(Locale.ROOT, "  (%d of %d found)", r.found(), r.ops());
+        if (r.writesBeside() != null) {
+            found += String.format(Locale.ROOT, "  %d puts beside, %d/s", r.writesBeside(), Math.round(r.writesBesidePerSecond()));
+        }
         line("%-12s : %10.3f micros/op %10d ops/s %8.1f MB/s  p50 %.2f us  p99 %.2f us  p99.9 %.2f us%s",
                 r.name(), r.microsPerOp(), Math.round(r.opsPerSecond()), r.mbPerSecond(),
                 latency.p50(), latency.p99(), latency.p999(), found);

@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
 @Command(name = "engine", sortOptions = false,
         description = {"Benchmarks the storage engine in this process, like RocksDB's db_bench, alone or beside RocksDB.",
                 "Benchmarks run in the order given on the same database: fillseq, fillrandom, overwrite, "
-                        + "readrandom, readseq, seekrandom, flush, compact."})
+                        + "readrandom, readseq, seekrandom, readwhilewriting, flush, compact."})
 final class EngineCommand implements Callable<Integer> {
     /** Keys of a warm-up run at least, so every hot path runs often enough to be compiled. */
     private static final long WARMUP_MIN_KEYS = 10_000;
@@ -68,16 +68,21 @@ final class EngineCommand implements Callable<Integer> {
     int overwriteRounds;
 
     @Option(names = "--reads", paramLabel = "N",
-            description = "Gets of readrandom and seeks of seekrandom (default: --num).")
+            description = "Gets of readrandom and readwhilewriting, seeks of seekrandom (default: --num).")
     Long reads;
 
     @Option(names = "--seek-nexts", defaultValue = "10", paramLabel = "N",
             description = "Entries each seekrandom seek reads (${DEFAULT-VALUE}).")
     int seekNexts;
 
+    @Option(names = "--write-rate", defaultValue = "0", paramLabel = "PUTS_PER_S",
+            description = "Puts per second of readwhilewriting's writer, the same for every engine so their reads "
+                    + "compete with equal work; 0 writes as fast as it can, as db_bench does by default (${DEFAULT-VALUE}).")
+    long writeRate;
+
     @Option(names = "--threads", defaultValue = "1", paramLabel = "N",
-            description = "Threads per benchmark; they share out the ops, except readseq, which each thread runs whole "
-                    + "(${DEFAULT-VALUE}).")
+            description = "Threads per benchmark; they share out the ops, except readseq, which each thread runs whole; "
+                    + "readwhilewriting runs one writer thread beside them (${DEFAULT-VALUE}).")
     int threads;
 
     @Option(names = "--settle", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -94,6 +99,11 @@ final class EngineCommand implements Callable<Integer> {
 
     @Mixin
     EngineFlags engineFlags;
+
+    @Option(names = "--rocksdb-blob-compression", defaultValue = "FOLLOW", paramLabel = "MODE",
+            description = "RocksDB's blob files: FOLLOW compresses them with the codec of Strata's value logs (equal "
+                    + "compression); NONE leaves them uncompressed, RocksDB's default (${DEFAULT-VALUE}).")
+    RocksDbOptions.BlobCompression rocksDbBlobCompression;
 
     @Option(names = "--db", paramLabel = "DIR",
             description = "Database directory, used as it is and kept (default: a fresh temporary one). With several "
@@ -113,7 +123,7 @@ final class EngineCommand implements Callable<Integer> {
         EngineOptions options = config.toEngineOptions();
         for (TargetEngine engine : engines) {
             try {
-                engine.check(options);
+                engine.check(options, rocksDbBlobCompression);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "--engines " + engine.label() + ": " + e.getMessage(), e);
             }
@@ -124,7 +134,7 @@ final class EngineCommand implements Callable<Integer> {
         if (warmup) {
             Workload small = new Workload(Math.min(num, Math.max(WARMUP_MIN_KEYS, num / 10)), workload.valueSize(),
                     workload.compressibility(), workload.reads() / 10, workload.seekNexts(), workload.threads(),
-                    workload.overwriteRounds(), workload.seed());
+                    workload.overwriteRounds(), workload.seed(), workload.writeRate());
             ConsoleReport silent = new ConsoleReport(new PrintStream(OutputStream.nullOutputStream()));
             for (TargetEngine engine : engines) {
                 System.out.println("Warming up on " + engine.label() + " with " + small.num() + " keys ...");
@@ -161,7 +171,7 @@ final class EngineCommand implements Callable<Integer> {
         boolean single = engines.size() == 1 && rounds == 1;
         Path dbPath = db == null || single ? db : db.resolve(engine.label() + "-" + round);
         try (DbDirectory dir = DbDirectory.create(dbPath, keep);
-             BenchTarget target = engine.open(dir.path(), options)) {
+             BenchTarget target = engine.open(dir.path(), options, rocksDbBlobCompression)) {
             console.header(spec.name(), target, round, rounds, workload, dir, machine);
             BenchmarkRunner runner = new BenchmarkRunner(target, dir.path(), workload, settle);
             List<BenchmarkResult> results = new ArrayList<>();
@@ -201,7 +211,10 @@ final class EngineCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--engines names an engine twice: "
                     + engines.stream().map(TargetEngine::label).toList());
         }
+        if (writeRate < 0) {
+            throw new ParameterException(spec.commandLine(), "--write-rate must be >= 0, was " + writeRate);
+        }
         return new Workload(num, data.valueSize, data.compressibility, readCount, seekNexts, threads, overwriteRounds,
-                data.seedOrFresh());
+                data.seedOrFresh(), writeRate);
     }
 }

@@ -43,7 +43,19 @@ final class RocksDbOptions implements AutoCloseable {
     private LRUCache blockCache;
     private BloomFilter bloomFilter;
 
-    private RocksDbOptions() {}
+    /** What RocksDB's blob files are compressed with. */
+    enum BlobCompression {
+        /** The codec Strata gives its value logs (the policy's long-lived codec): equal compression. */
+        FOLLOW,
+        /** None, RocksDB's own default ({@code blob_compression_type=kNoCompression}). */
+        NONE
+    }
+
+    private final BlobCompression blobCompression;
+
+    private RocksDbOptions(BlobCompression blobCompression) {
+        this.blobCompression = blobCompression;
+    }
 
     /**
      * The RocksDB counterpart of {@code strata}.
@@ -52,8 +64,8 @@ final class RocksDbOptions implements AutoCloseable {
      *         per-level codec list that differs below L1, a zstd level other than 3, a separate
      *         value-log directory)
      */
-    static RocksDbOptions mirroring(EngineOptions strata) {
-        RocksDbOptions mirror = new RocksDbOptions();
+    static RocksDbOptions mirroring(EngineOptions strata, BlobCompression blobCompression) {
+        RocksDbOptions mirror = new RocksDbOptions(blobCompression);
         try {
             mirror.apply(strata);
             return mirror;
@@ -172,8 +184,9 @@ final class RocksDbOptions implements AutoCloseable {
         set("min_blob_size", (long) s.minBlobSize(), options::setMinBlobSize);
         set("blob_file_size", s.valueLogFileSize(), options::setBlobFileSize);
         // A value written once stays where it was written, like a value-log record: it gets the
-        // codec for long-lived data.
-        set("blob_compression_type", type(s.compressionPolicy().longLivedCodec()), options::setBlobCompressionType);
+        // codec for long-lived data, unless the run asks for RocksDB's default of none.
+        set("blob_compression_type", blobCompression == BlobCompression.NONE ? CompressionType.NO_COMPRESSION
+                : type(s.compressionPolicy().longLivedCodec()), options::setBlobCompressionType);
         set("enable_blob_garbage_collection", true, options::setEnableBlobGarbageCollection);
         // Strata's garbage-ratio and space-amplification triggers have no RocksDB counterpart;
         // RocksDB's own defaults are what a BlobDB user gets.

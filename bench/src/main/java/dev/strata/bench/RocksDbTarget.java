@@ -53,8 +53,8 @@ final class RocksDbTarget implements BenchTarget {
      *
      * @throws IllegalArgumentException when an option has no RocksDB counterpart
      */
-    static RocksDbTarget open(Path dir, EngineOptions options) {
-        RocksDbOptions mirror = RocksDbOptions.mirroring(options);
+    static RocksDbTarget open(Path dir, EngineOptions options, RocksDbOptions.BlobCompression blobCompression) {
+        RocksDbOptions mirror = RocksDbOptions.mirroring(options, blobCompression);
         try {
             return new RocksDbTarget(dir, mirror, RocksDB.open(mirror.options(), dir.toString()));
         } catch (RocksDBException e) {

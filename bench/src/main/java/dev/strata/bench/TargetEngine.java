@@ -12,11 +12,14 @@ enum TargetEngine {
     /** RocksDB through its Java binding, configured to mirror Strata's options ({@link RocksDbOptions}). */
     ROCKSDB;
 
-    /** Opens this engine in {@code dir} (a fresh directory) with Strata's resolved {@code options}. */
-    BenchTarget open(Path dir, EngineOptions options) {
+    /**
+     * Opens this engine in {@code dir} (a fresh directory) with Strata's resolved {@code options};
+     * {@code blobCompression} applies to RocksDB only.
+     */
+    BenchTarget open(Path dir, EngineOptions options, RocksDbOptions.BlobCompression blobCompression) {
         return switch (this) {
             case STRATA -> StrataTarget.open(dir, options);
-            case ROCKSDB -> RocksDbTarget.open(dir, options);
+            case ROCKSDB -> RocksDbTarget.open(dir, options, blobCompression);
         };
     }
 
@@ -25,9 +28,9 @@ enum TargetEngine {
      *
      * @throws IllegalArgumentException naming what it cannot take
      */
-    void check(EngineOptions options) {
+    void check(EngineOptions options, RocksDbOptions.BlobCompression blobCompression) {
         if (this == ROCKSDB) {
-            RocksDbOptions.mirroring(options).close();
+            RocksDbOptions.mirroring(options, blobCompression).close();
         }
     }
 

@@ -12,6 +12,7 @@ package dev.strata.bench;
  *                        their ops out among them, readseq scans everything in each thread
  * @param overwriteRounds overwrite puts this many times num keys, at least 1
  * @param seed            seed of every key and value drawn
+ * @param writeRate       puts per second of readwhilewriting's writer; 0 for as fast as it can
  */
 record Workload(long num, int valueSize, double compressibility, long reads, int seekNexts, int threads,
-                int overwriteRounds, long seed) {}
+                int overwriteRounds, long seed, long writeRate) {}
