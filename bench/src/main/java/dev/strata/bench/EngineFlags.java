@@ -46,8 +46,9 @@ final class EngineFlags {
     Integer compactionThreads;
 
     @Option(names = "--compression", defaultValue = "DEFAULT", paramLabel = "CODEC",
-            description = "Block compression: DEFAULT keeps the engine's per-level policy; NONE, SNAPPY, LZ4 or ZSTD "
-                    + "puts that codec on every level (${DEFAULT-VALUE}).")
+            description = "Block compression: DEFAULT keeps the engine's per-level policy; ADAPTIVE is its adaptive "
+                    + "policy (value logs LZ4 while the engine is behind, recompressed with zstd once calm); NONE, SNAPPY, "
+                    + "LZ4 or ZSTD puts that codec on every level (${DEFAULT-VALUE}).")
     TargetConfig.Compression compression;
 
     @Option(names = "--value-log-garbage-ratio", paramLabel = "FRACTION",

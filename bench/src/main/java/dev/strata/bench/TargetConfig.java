@@ -34,8 +34,11 @@ record TargetConfig(
         Double valueLogGarbageRatio,
         Double valueLogSpaceAmplification) {
 
-    /** Block compression: the engine's default policy, or one codec on every level. */
-    enum Compression { DEFAULT, NONE, SNAPPY, LZ4, ZSTD }
+    /**
+     * Block compression: the engine's default policy, its adaptive policy (LZ4 for value logs while
+     * the engine is behind, recompressed with zstd once calm), or one codec on every level.
+     */
+    enum Compression { DEFAULT, ADAPTIVE, NONE, SNAPPY, LZ4, ZSTD }
 
     /**
      * Strata's options with these settings applied over its defaults.
@@ -68,7 +71,9 @@ record TargetConfig(
         if (valueLogSpaceAmplification != null) {
             builder.valueLogSpaceAmplification(valueLogSpaceAmplification);
         }
-        if (compression != Compression.DEFAULT) {
+        if (compression == Compression.ADAPTIVE) {
+            builder.compressionPolicy(CompressionPolicy.adaptive());
+        } else if (compression != Compression.DEFAULT) {
             builder.compressionPolicy(CompressionPolicy.uniform(Codec.valueOf(compression.name())));
         }
         return builder.build();

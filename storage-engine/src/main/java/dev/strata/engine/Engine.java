@@ -9,12 +9,14 @@ import dev.strata.engine.checkpoint.Checkpoints;
 import dev.strata.engine.checkpoint.Delta;
 import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.engine.checkpoint.DeltaIngest;
+import dev.strata.engine.compaction.Backlog;
 import dev.strata.engine.compaction.Compaction;
 import dev.strata.engine.compaction.CompactionJob;
 import dev.strata.engine.compaction.CompactionPicker;
 import dev.strata.engine.compaction.ObsoleteEntryFilter;
 import dev.strata.engine.compaction.TableOutputs;
 import dev.strata.engine.compaction.ValueLogGcPolicy;
+import dev.strata.engine.compress.Codec;
 import dev.strata.engine.compress.CompressionPolicy;
 import dev.strata.engine.iterator.InternalIterator;
 import dev.strata.engine.iterator.MergingIterator;
@@ -296,7 +298,8 @@ public final class Engine implements AutoCloseable {
             Version base = versions.acquireCurrent();
             try {
                 try (InternalIterator entries = recovered.iterator()) {
-                    writeLevel0(entries, base, lastSequence, edit);
+                    // Everything waits for the open: an adaptive policy's faster codec, if it has one.
+                    writeLevel0(entries, base, lastSequence, edit, true);
                 }
             } finally {
                 versions.release(base);
@@ -637,6 +640,7 @@ public final class Engine implements AutoCloseable {
                 if (imms.isEmpty() || backgroundError != null) {
                     flushRunning = false;
                     backgroundChanged.signalAll();
+                    maybeScheduleCompaction(); // the engine may be calm now: recompression waits for that
                     return;
                 }
                 batch = List.copyOf(imms);
@@ -676,7 +680,7 @@ public final class Engine implements AutoCloseable {
         List<InternalIterator> sources = new ArrayList<>();
         batch.forEach(m -> sources.add(m.iterator()));
         try (InternalIterator merged = sources.size() == 1 ? sources.get(0) : new MergingIterator(sources)) {
-            writeLevel0(merged, base, smallestSnapshot, edit);
+            writeLevel0(merged, base, smallestSnapshot, edit, Backlog.flushBehind(batch.size(), base, options));
         } finally {
             versions.release(base);
         }
@@ -710,13 +714,17 @@ public final class Engine implements AutoCloseable {
      * Writes sorted entries (memtables) as an L0 table, dropping what no reader can see and
      * separating large values into a value log; adds what it wrote to {@code edit} (nothing
      * when all was dropped).
+     *
+     * @param behind whether the engine is behind (see {@link Backlog}): the values then get the
+     *               policy's provisional codec, if it has one
      */
-    private void writeLevel0(InternalIterator entries, Version base, long smallestSnapshot, VersionEdit.Builder edit)
-            throws IOException {
+    private void writeLevel0(InternalIterator entries, Version base, long smallestSnapshot, VersionEdit.Builder edit,
+                             boolean behind) throws IOException {
         CompressionPolicy p = policy;
         TableOutputs outputs = new TableOutputs(dir, versions, level0TableOptions(base, p), Long.MAX_VALUE, List.of(),
                 Long.MAX_VALUE);
-        ValueSeparator values = newValueSeparator(Set.of(), p, ValueLogFileCreated.Job.FLUSH);
+        ValueSeparator values = newValueSeparator(Set.of(), p, ValueLogFileCreated.Job.FLUSH, p.longLivedCodec(behind),
+                false);
         ObsoleteEntryFilter filter = new ObsoleteEntryFilter(smallestSnapshot, CompactionJob.baseLevelCheck(base, -1));
         try {
             for (entries.seekToFirst(); entries.valid(); entries.next()) {
@@ -790,12 +798,16 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** A value separator for one flush or compaction job. */
-    private ValueSeparator newValueSeparator(Set<ValueLogId> relocate, CompressionPolicy p, ValueLogFileCreated.Job job) {
+    /**
+     * A value separator for one flush or compaction job that compresses values with {@code codec}
+     * and, if {@code recompress}, recompresses the provisional records it relocates.
+     */
+    private ValueSeparator newValueSeparator(Set<ValueLogId> relocate, CompressionPolicy p, ValueLogFileCreated.Job job,
+                                             Codec codec, boolean recompress) {
         return new ValueSeparator(valueLogs.directory(), versions.origin(), versions::newPendingOutput,
                 versions::releasePendingOutput, valueLogs,
-                options.valueLogEnabled() ? options.minBlobSize() : Integer.MAX_VALUE, relocate, p.longLivedCodec(),
-                p.zstdLevel(), options.valueLogFileSize(),
+                options.valueLogEnabled() ? options.minBlobSize() : Integer.MAX_VALUE, relocate, codec,
+                p.zstdLevel(), p.provisionalCodec(), recompress, options.valueLogFileSize(),
                 (file, relocated) -> tellListener(new ValueLogFileCreated(file, job, relocated)));
     }
 
@@ -823,7 +835,10 @@ public final class Engine implements AutoCloseable {
         }
         while (runningCompactions < options.compactionThreads()) {
             Version base = versions.acquireCurrent();
-            Compaction c = picker.pick(base, compactingFiles, policy, gcPolicy, gcPolicy.candidates(base));
+            Set<ValueLogId> recompress = policy.provisionalCodec() != null
+                    && Backlog.calm(imms.size(), flushRunning, runningCompactions)
+                    ? gcPolicy.provisionalCandidates(base) : Set.of();
+            Compaction c = picker.pick(base, compactingFiles, policy, gcPolicy, gcPolicy.candidates(base), recompress);
             if (c == null) {
                 versions.release(base);
                 return;
@@ -887,7 +902,14 @@ public final class Engine implements AutoCloseable {
             mutex.unlock();
         }
         CompressionPolicy p = policy;
-        ValueSeparator values = newValueSeparator(gcPolicy.candidates(base), p, ValueLogFileCreated.Job.COMPACTION);
+        boolean recompress = c.reason() == Compaction.Reason.RECOMPRESS;
+        Set<ValueLogId> relocate = gcPolicy.candidates(base);
+        if (recompress) {
+            relocate = new HashSet<>(relocate);
+            relocate.addAll(gcPolicy.provisionalCandidates(base));
+        }
+        ValueSeparator values = newValueSeparator(relocate, p, ValueLogFileCreated.Job.COMPACTION, p.longLivedCodec(),
+                recompress);
         CompactionJob.Result r = new CompactionJob(dir, versions, tableCache, options)
                 .run(c, base, smallestSnapshot, p, values, () -> closing);
         if (!c.trivialMove()) {
@@ -902,6 +924,7 @@ public final class Engine implements AutoCloseable {
         stats.compactionBytesWritten.add(r.bytesWritten());
         stats.valueLogBytes.add(r.valueLogBytesWritten());
         stats.relocatedBytes.add(r.relocatedBytes());
+        stats.recompressedBytes.add(values.recompressedBytes());
         LOG.debug("{} done: {} outputs, {} bytes, {} entries dropped", c, r.outputs().size(), r.bytesWritten(),
                 r.droppedEntries());
         return r.outputs();
@@ -1395,12 +1418,12 @@ public final class Engine implements AutoCloseable {
             List<EngineStats.ValueLogStats> logs = new ArrayList<>();
             for (var f : v.valueLogs().values()) {
                 logs.add(new EngineStats.ValueLogStats(f.metadata().id().fileName(), f.metadata().fileSize(),
-                        f.garbageBytes()));
+                        f.garbageBytes(), f.metadata().provisionalBytes()));
             }
 
             return new EngineStats(stats.userBytes.sum(), stats.walBytes.sum(), stats.walSyncs.sum(), stats.flushBytes.sum(),
                     stats.compactionBytesRead.sum(), stats.compactionBytesWritten.sum(), stats.valueLogBytes.sum(),
-                    stats.relocatedBytes.sum(), v.liveBytesEstimate(), directoryBytes(), levels,
+                    stats.relocatedBytes.sum(), stats.recompressedBytes.sum(), v.liveBytesEstimate(), directoryBytes(), levels,
                     stats.flushes.sum(), stats.compactions.sum(), stats.gcCompactions.sum(), stats.stallSlowdowns.sum(),
                     stats.stallStops.sum(), stats.stallMicros.sum(), stats.writesStopped, filterStats.useful(),
                     filterStats.falsePositives(), blockCache.hits(), blockCache.misses(), blockCache.usedBytes(), memBytes,

@@ -14,6 +14,8 @@ import java.util.List;
  * @param compactionBytesWritten  table bytes written by compactions
  * @param valueLogBytesWritten    value-log bytes written by flushes and compactions (relocations included)
  * @param valueLogRelocatedBytes  value-log record bytes garbage collection moved out of files being emptied
+ * @param valueLogRecompressedBytes of those, bytes of provisional records recompressed with the long-lived codec
+ *                                (an adaptive compression policy's)
  * @param liveBytes               estimated size of the data after a full compaction, from real
  *                                table sizes: tables counted from the bottom level up, skipping
  *                                tables whose key range a deeper counted table already covers
@@ -51,6 +53,7 @@ public record EngineStats(
         long compactionBytesWritten,
         long valueLogBytesWritten,
         long valueLogRelocatedBytes,
+        long valueLogRecompressedBytes,
         long liveBytes,
         long totalBytes,
         List<LevelStats> levels,
@@ -101,8 +104,16 @@ public record EngineStats(
         return valueLogs.stream().mapToLong(ValueLogStats::garbageBytes).sum();
     }
 
-    /** One value-log file: its name, size and exact garbage. */
-    public record ValueLogStats(String file, long bytes, long garbageBytes) {}
+    /** Bytes of provisional records in those files, waiting to be recompressed. */
+    public long valueLogProvisionalBytes() {
+        return valueLogs.stream().mapToLong(ValueLogStats::provisionalBytes).sum();
+    }
+
+    /**
+     * One value-log file: its name, size, exact garbage, and the bytes of provisional records it
+     * was written with (some may be garbage by now).
+     */
+    public record ValueLogStats(String file, long bytes, long garbageBytes, long provisionalBytes) {}
 
     /** Files, stored bytes and raw (uncompressed) bytes of one level. */
     public record LevelStats(int level, int files, long storedBytes, long rawBytes) {

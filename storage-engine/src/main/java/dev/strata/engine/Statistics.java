@@ -15,6 +15,7 @@ final class Statistics {
     final LongAdder gcCompactions = new LongAdder();
     final LongAdder valueLogBytes = new LongAdder();
     final LongAdder relocatedBytes = new LongAdder();
+    final LongAdder recompressedBytes = new LongAdder();
     final LongAdder stallSlowdowns = new LongAdder();
     final LongAdder stallStops = new LongAdder();
     final LongAdder stallMicros = new LongAdder();

@@ -32,7 +32,12 @@ public record Compaction(int level, int outputLevel, List<FileMetadata> inputs, 
         /** {@code compactRange} asked for it. */
         MANUAL,
         /** A table points into a value-log file chosen for garbage collection. */
-        GARBAGE
+        GARBAGE,
+        /**
+         * A table points into a value-log file holding provisional records (stored with an
+         * adaptive policy's faster codec), chosen while the engine is calm to recompress them.
+         */
+        RECOMPRESS
     }
 
     public Compaction {

@@ -63,26 +63,49 @@ public final class CompactionPicker {
      * The compaction to run next: the most urgent level over its target, else a compaction that
      * garbage-collects one of {@code gcCandidates}; null when nothing is due or all candidates are busy.
      */
-    public synchronized Compaction pick(Version v, Set<Long> busy, CompressionPolicy policy,
-                                        ValueLogGcPolicy gc, Set<ValueLogId> gcCandidates) {
+    public Compaction pick(Version v, Set<Long> busy, CompressionPolicy policy,
+                           ValueLogGcPolicy gc, Set<ValueLogId> gcCandidates) {
+        return pick(v, busy, policy, gc, gcCandidates, Set.of());
+    }
+
+    /**
+     * As {@link #pick(Version, Set, CompressionPolicy, ValueLogGcPolicy, Set)}, and when neither
+     * is due, a compaction that moves the values of one of {@code recompressCandidates} (files
+     * with provisional records, offered only while the engine is calm) so they are recompressed.
+     */
+    public synchronized Compaction pick(Version v, Set<Long> busy, CompressionPolicy policy, ValueLogGcPolicy gc,
+                                        Set<ValueLogId> gcCandidates, Set<ValueLogId> recompressCandidates) {
         Compaction c = pickByScore(v, busy, policy);
-        if (c != null || gcCandidates.isEmpty()) {
+        if (c != null) {
             return c;
         }
-        ValueLogGcPolicy.TargetedFile t = gc.targetedCompactionFile(v, gcCandidates, busy);
+        c = targeted(v, busy, policy, gc, gcCandidates, Compaction.Reason.GARBAGE);
+        if (c != null || recompressCandidates.isEmpty()) {
+            return c;
+        }
+        return targeted(v, busy, policy, gc, recompressCandidates, Compaction.Reason.RECOMPRESS);
+    }
+
+    /** The cheapest compaction that moves values out of one of {@code candidates}; null if none can run now. */
+    private Compaction targeted(Version v, Set<Long> busy, CompressionPolicy policy, ValueLogGcPolicy gc,
+                                Set<ValueLogId> candidates, Compaction.Reason reason) {
+        if (candidates.isEmpty()) {
+            return null;
+        }
+        ValueLogGcPolicy.TargetedFile t = gc.targetedCompactionFile(v, candidates, busy);
         if (t == null) {
             return null;
         }
         if (t.level() == 0) {
             Compaction l0 = pickLevel0(v, busy, policy);
-            return l0 == null ? null : withReason(l0, Compaction.Reason.GARBAGE);
+            return l0 == null ? null : withReason(l0, reason);
         }
         // Rewrite just that table in place: the cheapest compaction that moves its values.
         int below = t.level() + 1;
         List<FileMetadata> grandparents = below < v.numLevels()
                 ? v.overlapping(below, t.file().smallestUserKey(), t.file().largestUserKey()) : List.of();
         return new Compaction(t.level(), t.level(), List.of(t.file()), List.of(), grandparents,
-                t.level() >= v.deepestNonEmptyLevel(), false, Compaction.Reason.GARBAGE);
+                t.level() >= v.deepestNonEmptyLevel(), false, reason);
     }
 
     private static Compaction withReason(Compaction c, Compaction.Reason reason) {

@@ -69,6 +69,24 @@ public final class ValueLogGcPolicy {
     }
 
     /**
+     * The value-log file whose live values a calm engine should move next to recompress its
+     * provisional records (see {@code CompressionPolicy#adaptive}): the one with the most
+     * provisional bytes among those with live data; empty when there is none. One at a time, so
+     * recompression takes one compaction thread's worth of background work at most.
+     */
+    public Set<ValueLogId> provisionalCandidates(Version v) {
+        ValueLogFile best = null;
+        for (ValueLogFile f : v.valueLogs().values()) {
+            long provisional = f.metadata().provisionalBytes();
+            if (provisional > 0 && f.garbageBytes() < f.metadata().recordBytes()
+                    && (best == null || provisional > best.metadata().provisionalBytes())) {
+                best = f;
+            }
+        }
+        return best == null ? Set.of() : Set.of(best.metadata().id());
+    }
+
+    /**
      * A table whose compaction would relocate values out of a candidate, preferring the
      * candidate with the most garbage and, among its tables, the deepest; null when no table
      * refers to any candidate.

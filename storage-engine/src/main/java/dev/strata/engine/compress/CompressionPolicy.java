@@ -17,6 +17,13 @@ import java.util.Objects;
  * compression study in docs/benchmarks.md). A fixed per-number list ({@link #perLevel}) is
  * available for comparison and for users who want it.
  *
+ * <p>An {@link #adaptive} policy is the default's, with one difference while the engine is
+ * behind (memtables waiting for a flush, or more L0 tables than trigger a compaction): values
+ * going into a value log get {@link Codec#LZ4} instead of zstd, so the flush that holds writers
+ * back compresses several times faster. Those records are <em>provisional</em>: the value-log file counts
+ * their bytes, and once the engine is calm garbage collection moves them into a zstd file. So a
+ * burst of writes goes at LZ4's speed and the data ends at zstd's size.
+ *
  * <p>Whatever the codec, a block that does not shrink by at least one eighth is stored raw.
  * Immutable and thread-safe; {@code Engine.setCompressionPolicy} swaps it on a live engine
  * (new tables use the new codecs, old tables stay readable).
@@ -33,8 +40,10 @@ public final class CompressionPolicy {
     private final Codec bottommost;
     private final List<Codec> perLevel; // non-null: a fixed list by level number
     private final int zstdLevel;
+    private final boolean adaptive;
 
-    private CompressionPolicy(Codec level0, Codec middle, Codec bottommost, List<Codec> perLevel, int zstdLevel) {
+    private CompressionPolicy(Codec level0, Codec middle, Codec bottommost, List<Codec> perLevel, int zstdLevel,
+                              boolean adaptive) {
         if (zstdLevel < -7 || zstdLevel > 22) {
             throw new IllegalArgumentException("zstd level must be in [-7, 22], was " + zstdLevel);
         }
@@ -43,6 +52,7 @@ public final class CompressionPolicy {
         this.bottommost = bottommost;
         this.perLevel = perLevel;
         this.zstdLevel = zstdLevel;
+        this.adaptive = adaptive;
     }
 
     /** The role-based default: L0 and middle levels LZ4, bottommost level ZSTD level 3. */
@@ -53,7 +63,7 @@ public final class CompressionPolicy {
     /** Codecs by role: L0 (flush output), levels between, and the bottommost level holding data. */
     public static CompressionPolicy byRole(Codec level0, Codec middle, Codec bottommost) {
         return new CompressionPolicy(Objects.requireNonNull(level0, "level0"), Objects.requireNonNull(middle, "middle"),
-                Objects.requireNonNull(bottommost, "bottommost"), null, DEFAULT_ZSTD_LEVEL);
+                Objects.requireNonNull(bottommost, "bottommost"), null, DEFAULT_ZSTD_LEVEL, false);
     }
 
     /** One codec everywhere, L0 included. */
@@ -72,12 +82,25 @@ public final class CompressionPolicy {
         for (Codec c : codecs) {
             Objects.requireNonNull(c, "codec");
         }
-        return new CompressionPolicy(null, null, null, List.copyOf(Arrays.asList(codecs)), DEFAULT_ZSTD_LEVEL);
+        return new CompressionPolicy(null, null, null, List.copyOf(Arrays.asList(codecs)), DEFAULT_ZSTD_LEVEL, false);
+    }
+
+    /**
+     * The role-based default that gives value logs {@link Codec#LZ4} while the engine is behind,
+     * and recompresses those records with zstd once it is calm (see the class comment).
+     */
+    public static CompressionPolicy adaptive() {
+        return new CompressionPolicy(Codec.LZ4, Codec.LZ4, Codec.ZSTD, null, DEFAULT_ZSTD_LEVEL, true);
     }
 
     /** The same policy with another zstd level (-7 to 22; higher is smaller and slower). */
     public CompressionPolicy withZstdLevel(int level) {
-        return new CompressionPolicy(level0, middle, bottommost, perLevel, level);
+        return new CompressionPolicy(level0, middle, bottommost, perLevel, level, adaptive);
+    }
+
+    /** Whether this policy chooses by the engine's backlog ({@link #adaptive()}). */
+    public boolean isAdaptive() {
+        return adaptive;
     }
 
     public int zstdLevel() {
@@ -108,21 +131,41 @@ public final class CompressionPolicy {
         return perLevel != null ? perLevel.get(perLevel.size() - 1) : bottommost;
     }
 
+    /**
+     * The codec a value-log record gets now: {@link #provisionalCodec()} while the engine is
+     * {@code behind} and this policy has one, else {@link #longLivedCodec()}.
+     */
+    public Codec longLivedCodec(boolean behind) {
+        Codec provisional = provisionalCodec();
+        return behind && provisional != null ? provisional : longLivedCodec();
+    }
+
+    /**
+     * The faster codec an adaptive policy gives value-log records while the engine is behind,
+     * whose records are recompressed once it is calm; null when there is none (a fixed policy, or
+     * a long-lived codec no slower than it).
+     */
+    public Codec provisionalCodec() {
+        Codec longLived = longLivedCodec();
+        return adaptive && longLived != Codec.LZ4 && longLived != Codec.NONE ? Codec.LZ4 : null;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof CompressionPolicy p && level0 == p.level0 && middle == p.middle
-                && bottommost == p.bottommost && Objects.equals(perLevel, p.perLevel) && zstdLevel == p.zstdLevel;
+                && bottommost == p.bottommost && Objects.equals(perLevel, p.perLevel) && zstdLevel == p.zstdLevel
+                && adaptive == p.adaptive;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(level0, middle, bottommost, perLevel, zstdLevel);
+        return Objects.hash(level0, middle, bottommost, perLevel, zstdLevel, adaptive);
     }
 
     @Override
     public String toString() {
         String codecs = perLevel != null ? "perLevel" + perLevel
-                : "byRole[L0=" + level0 + ", middle=" + middle + ", bottommost=" + bottommost + "]";
+                : (adaptive ? "adaptive" : "byRole") + "[L0=" + level0 + ", middle=" + middle + ", bottommost=" + bottommost + "]";
         return codecs + (usesZstd() ? " zstdLevel=" + zstdLevel : "");
     }
 

@@ -98,8 +98,11 @@ public record VersionEdit(Long logNumber, Long nextFileNumber, Long lastSequence
         }
         for (ValueLogFileMetadata m : newValueLogs) {
             putId(field, m.id());
-            putField(out, TAG_NEW_VALUE_LOG, field.putVarint(m.fileSize()).putVarint(m.entries()).putVarint(m.recordBytes())
-                    .putInt(m.fileCrc()));
+            field.putVarint(m.fileSize()).putVarint(m.entries()).putVarint(m.recordBytes()).putInt(m.fileCrc());
+            if (m.provisionalBytes() > 0) {
+                field.putVarint(m.provisionalBytes()); // a trailing part older manifests lack: 0 when absent
+            }
+            putField(out, TAG_NEW_VALUE_LOG, field);
         }
         for (Garbage g : valueLogGarbage) {
             putId(field, g.file());
@@ -163,7 +166,7 @@ public record VersionEdit(Long logNumber, Long nextFileNumber, Long lastSequence
                 }
                 case TAG_ORIGIN -> b.origin(f.getLong());
                 case TAG_NEW_VALUE_LOG -> b.addValueLog(new ValueLogFileMetadata(getId(f), f.getVarint(), f.getVarint(),
-                        f.getVarint(), f.getInt()));
+                        f.getVarint(), f.getInt(), f.remaining() > 0 ? f.getVarint() : 0));
                 case TAG_VALUE_LOG_GARBAGE -> b.addGarbage(getId(f), f.getVarint());
                 case TAG_DELETED_VALUE_LOG -> b.deleteValueLog(getId(f));
                 default -> throw new ByteReader.MalformedException("unknown version edit field " + tag);

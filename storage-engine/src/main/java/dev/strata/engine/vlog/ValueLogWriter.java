@@ -19,16 +19,28 @@ public final class ValueLogWriter {
     private final ValueLogId id;
     private final FileWriter out;
     private final ByteSink record = new ByteSink(4096);
+    private final Codec provisional;
     private long entries;
+    private long provisionalBytes;
     private boolean closed;
 
-    private ValueLogWriter(ValueLogId id, FileWriter out) {
+    private ValueLogWriter(ValueLogId id, FileWriter out, Codec provisional) {
         this.id = id;
         this.out = out;
+        this.provisional = provisional;
     }
 
     /** Creates {@code dir/<id>.vlog} and writes its header; fails if it exists. */
     public static ValueLogWriter create(Path dir, ValueLogId id) throws IOException {
+        return create(dir, id, null);
+    }
+
+    /**
+     * Creates {@code dir/<id>.vlog} and writes its header; fails if it exists. Records stored with
+     * {@code provisional} (an adaptive policy's faster codec; null for none) are counted as
+     * provisional in the file's metadata.
+     */
+    public static ValueLogWriter create(Path dir, ValueLogId id, Codec provisional) throws IOException {
         FileWriter out = FileWriter.create(id.path(dir));
         byte[] header = new byte[ValueLogFormat.HEADER_SIZE];
         Coding.putLong(header, 0, ValueLogFormat.MAGIC);
@@ -37,7 +49,7 @@ public final class ValueLogWriter {
         Coding.putLong(header, 20, id.number());
         Coding.putInt(header, 28, ValueLogFormat.crc(header, 0, 28));
         out.write(header);
-        return new ValueLogWriter(id, out);
+        return new ValueLogWriter(id, out, provisional);
     }
 
     public ValueLogId id() {
@@ -67,6 +79,9 @@ public final class ValueLogWriter {
         long offset = out.position();
         out.write(b, 0, record.size());
         entries++;
+        if (used == provisional) {
+            provisionalBytes += record.size();
+        }
         return new ValuePointer(id, offset, record.size());
     }
 
@@ -79,7 +94,8 @@ public final class ValueLogWriter {
         out.sync();
         out.close();
         closed = true;
-        return new ValueLogFileMetadata(id, out.position(), entries, out.position() - ValueLogFormat.HEADER_SIZE, out.crc());
+        return new ValueLogFileMetadata(id, out.position(), entries, out.position() - ValueLogFormat.HEADER_SIZE, out.crc(),
+                provisionalBytes);
     }
 
     /** Closes and deletes the partial file. */

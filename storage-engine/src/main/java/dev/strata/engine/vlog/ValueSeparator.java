@@ -25,7 +25,9 @@ import java.util.function.LongSupplier;
  *       write-ahead log never refers to a value log that might not exist after a crash);</li>
  *   <li>a pointer into a file chosen for garbage collection is <em>relocated</em>: its record is
  *       read (checksum and key verified) and its stored bytes copied into this job's value log,
- *       in key order, without compressing them again; the old record counts as garbage;</li>
+ *       in key order, without compressing them again, except a provisional record (stored with
+ *       an adaptive policy's faster codec) in a job told to recompress, which gets the job's
+ *       codec; the old record counts as garbage;</li>
  *   <li>a pointer the job drops (a shadowed version, a deleted key) counts its record as garbage
  *       of the file it points into, so garbage is exact, never sampled.</li>
  * </ul>
@@ -45,6 +47,8 @@ public final class ValueSeparator {
     private final Set<ValueLogId> relocate;
     private final Codec codec;
     private final int zstdLevel;
+    private final Codec provisional;
+    private final boolean recompressProvisional;
     private final long fileSize;
     private final BiConsumer<ValueLogFileMetadata, Long> onFileFinished;
 
@@ -55,18 +59,24 @@ public final class ValueSeparator {
     private long separatedBytes;
     private long relocatedBytes;
     private long relocatedIntoCurrent;
+    private long recompressedBytes;
     private long bytesWritten;
 
     /**
      * @param minBlobSize  values this large or larger are separated; {@link Integer#MAX_VALUE} separates none
      * @param relocate     files whose live values this job moves (garbage collection); may be empty
-     * @param codec        the codec for long-lived data, tried on each value
+     * @param codec        the codec tried on each value this job separates (or recompresses)
+     * @param provisional  the adaptive policy's faster codec, whose records the outputs count as
+     *                     provisional; null when the policy has none
+     * @param recompressProvisional whether a relocated record stored with {@code provisional} is
+     *                     recompressed with {@code codec} (the engine is calm) rather than copied
      * @param fileSize     a value-log output is cut once it reaches this many bytes
      * @param onFileFinished told of each output once it is fsynced, with the bytes relocated into it
      */
     public ValueSeparator(Path dir, long origin, LongSupplier newPendingNumber, LongConsumer releasePendingNumber,
                           ValueLogs logs, int minBlobSize, Set<ValueLogId> relocate, Codec codec, int zstdLevel,
-                          long fileSize, BiConsumer<ValueLogFileMetadata, Long> onFileFinished) {
+                          Codec provisional, boolean recompressProvisional, long fileSize,
+                          BiConsumer<ValueLogFileMetadata, Long> onFileFinished) {
         this.dir = dir;
         this.origin = origin;
         this.newPendingNumber = newPendingNumber;
@@ -76,6 +86,8 @@ public final class ValueSeparator {
         this.relocate = relocate;
         this.codec = codec;
         this.zstdLevel = zstdLevel;
+        this.provisional = provisional;
+        this.recompressProvisional = recompressProvisional && provisional != null && codec != provisional;
         this.fileSize = fileSize;
         this.onFileFinished = onFileFinished;
     }
@@ -93,9 +105,16 @@ public final class ValueSeparator {
             if (relocate.contains(old.file())) {
                 byte[] userKey = InternalKey.userKeyOf(internalKey);
                 // Copied as stored: the value's checksum and key were verified by the read, and
-                // compressing it again would only cost CPU (it keeps the codec it was written with).
+                // compressing it again would only cost CPU (it keeps the codec it was written with),
+                // unless it is a provisional record and the engine now has the time.
                 ValueLogReader.StoredValue stored = logs.readStored(old, userKey);
-                ValuePointer moved = writer().addStored(userKey, stored.codec(), stored.stored());
+                ValuePointer moved;
+                if (recompressProvisional && stored.codec() == provisional) {
+                    moved = write(userKey, decompressed(stored, old));
+                    recompressedBytes += old.length();
+                } else {
+                    moved = writer().addStored(userKey, stored.codec(), stored.stored());
+                }
                 garbage.merge(old.file(), (long) old.length(), Long::sum);
                 relocatedBytes += old.length();
                 relocatedIntoCurrent += old.length();
@@ -110,6 +129,15 @@ public final class ValueSeparator {
         if (InternalKey.typeCodeOf(internalKey) == ValueType.VALUE_POINTER.code()) {
             ValuePointer p = pointer(internalKey, value);
             garbage.merge(p.file(), (long) p.length(), Long::sum);
+        }
+    }
+
+    private byte[] decompressed(ValueLogReader.StoredValue stored, ValuePointer at) {
+        try {
+            return stored.value();
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException(at.file().path(logs.directory()), at.offset(),
+                    "value-log record malformed: " + e.getMessage());
         }
     }
 
@@ -134,7 +162,7 @@ public final class ValueSeparator {
         if (writer == null) {
             long number = newPendingNumber.getAsLong();
             pendingNumbers.add(number);
-            writer = ValueLogWriter.create(dir, new ValueLogId(origin, number));
+            writer = ValueLogWriter.create(dir, new ValueLogId(origin, number), provisional);
         }
         return writer;
     }
@@ -188,5 +216,10 @@ public final class ValueSeparator {
     /** Record bytes relocated for garbage collection. */
     public long relocatedBytes() {
         return relocatedBytes;
+    }
+
+    /** Bytes of the provisional records among those relocated that were recompressed. */
+    public long recompressedBytes() {
+        return recompressedBytes;
     }
 }

@@ -8,6 +8,8 @@ import dev.strata.engine.memtable.ValueType;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.vlog.ValueLogFileMetadata;
+import dev.strata.engine.vlog.ValueLogId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,6 +79,35 @@ class CompactionPickerTest {
             assertThat(first.bottommost()).isTrue();
             assertThat(first.trivialMove()).as("L1 (lz4) into the bottommost level (zstd) must rewrite").isFalse();
             assertThat(picker.pendingCompactionBytes(vs.current())).isPositive();
+        }
+    }
+
+    @Test
+    void aCalmEngineRewritesATablePointingIntoTheFileWithTheMostProvisionalBytes() throws IOException {
+        ValueLogId mostlyProvisional = new ValueLogId(7, 50);
+        ValueLogId lessProvisional = new ValueLogId(7, 51);
+        ValueLogId none = new ValueLogId(7, 52);
+        FileMetadata pointing = new FileMetadata(10, 1000, file(10, "a", "b", 1000).smallest(), file(10, "a", "b", 1000).largest(),
+                10, 10, 1, 1000, java.util.List.of(mostlyProvisional), 0);
+        VersionEdit.Builder e = VersionEdit.builder().addFile(2, pointing).addFile(2, file(11, "c", "d", 1000))
+                .addValueLog(new ValueLogFileMetadata(mostlyProvisional, 10_032, 10, 10_000, 0, 9_000))
+                .addValueLog(new ValueLogFileMetadata(lessProvisional, 10_032, 10, 10_000, 0, 1_000))
+                .addValueLog(new ValueLogFileMetadata(none, 10_032, 10, 10_000, 0));
+        try (VersionSet vs = versions(e)) {
+            assertThat(NO_GC.provisionalCandidates(vs.current())).containsExactly(mostlyProvisional);
+            assertThat(picker.pick(vs.current(), Set.of(), CompressionPolicy.adaptive(), NO_GC, Set.of()))
+                    .as("nothing due, and no recompression offered").isNull();
+            Compaction c = picker.pick(vs.current(), Set.of(), CompressionPolicy.adaptive(), NO_GC, Set.of(),
+                    NO_GC.provisionalCandidates(vs.current()));
+            assertThat(c.reason()).isEqualTo(Compaction.Reason.RECOMPRESS);
+            assertThat(c.inputs()).extracting(FileMetadata::number).containsExactly(10L);
+            assertThat(c.outputLevel()).as("rewritten in place").isEqualTo(2);
+            assertThat(picker.pick(vs.current(), Set.of(10L), CompressionPolicy.adaptive(), NO_GC, Set.of(),
+                    Set.of(mostlyProvisional))).as("its only table busy").isNull();
+
+            // Once every record of it is garbage (its live values moved), the next file is chosen.
+            vs.logAndApply(VersionEdit.builder().addGarbage(mostlyProvisional, 10_000).build());
+            assertThat(NO_GC.provisionalCandidates(vs.current())).containsExactly(lessProvisional);
         }
     }
 

@@ -31,6 +31,29 @@ class CompressionPolicyTest {
     }
 
     @Test
+    void adaptiveGivesValueLogsLz4OnlyWhileBehind() {
+        CompressionPolicy p = CompressionPolicy.adaptive();
+        assertThat(p.isAdaptive()).isTrue();
+        assertThat(p.longLivedCodec()).isEqualTo(Codec.ZSTD);
+        assertThat(p.longLivedCodec(false)).isEqualTo(Codec.ZSTD);
+        assertThat(p.longLivedCodec(true)).isEqualTo(Codec.LZ4);
+        assertThat(p.provisionalCodec()).isEqualTo(Codec.LZ4);
+        assertThat(p.codecFor(1, true)).as("tables keep the default's codecs").isEqualTo(Codec.ZSTD);
+        assertThat(p.codecFor(0, false)).isEqualTo(Codec.LZ4);
+        assertThat(p.withZstdLevel(1).isAdaptive()).isTrue();
+        assertThat(p).isNotEqualTo(CompressionPolicy.defaults());
+        assertThat(p.toString()).startsWith("adaptive[");
+    }
+
+    @Test
+    void aFixedPolicyHasNoProvisionalCodec() {
+        assertThat(CompressionPolicy.defaults().isAdaptive()).isFalse();
+        assertThat(CompressionPolicy.defaults().provisionalCodec()).isNull();
+        assertThat(CompressionPolicy.defaults().longLivedCodec(true)).as("behind or not").isEqualTo(Codec.ZSTD);
+        assertThat(CompressionPolicy.uniform(Codec.LZ4).longLivedCodec(true)).isEqualTo(Codec.LZ4);
+    }
+
+    @Test
     void badArgumentsAreRejectedWithTheValue() {
         assertThatThrownBy(() -> CompressionPolicy.defaults().withZstdLevel(40)).hasMessageContaining("40");
         assertThatThrownBy(CompressionPolicy::perLevel).isInstanceOf(IllegalArgumentException.class);

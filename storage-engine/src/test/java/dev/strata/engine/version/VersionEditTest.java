@@ -37,6 +37,22 @@ class VersionEditTest {
     }
 
     @Test
+    void provisionalBytesRoundTripAndReadAsZeroFromAnOlderManifest() {
+        ValueLogId log = new ValueLogId(3, 4);
+        VersionEdit withProvisional = VersionEdit.builder()
+                .addValueLog(new ValueLogFileMetadata(log, 4096, 3, 4064, 7, 1500)).build();
+        assertThat(VersionEdit.decode(withProvisional.encode())).isEqualTo(withProvisional);
+
+        // An older manifest's value-log field ends after the file's CRC.
+        byte[] older = new ByteSink().putVarint(8)
+                .putLengthPrefixed(new ByteSink().putLong(3).putVarint(4).putVarint(4096).putVarint(3).putVarint(4064)
+                        .putInt(7).toByteArray())
+                .toByteArray();
+        assertThat(VersionEdit.decode(older).newValueLogs())
+                .containsExactly(new ValueLogFileMetadata(log, 4096, 3, 4064, 7, 0));
+    }
+
+    @Test
     void emptyEditRoundTrips() {
         VersionEdit edit = VersionEdit.builder().build();
         assertThat(edit.encode()).isEmpty();

@@ -55,6 +55,20 @@ class ValueLogTest {
     }
 
     @Test
+    void recordsStoredWithTheProvisionalCodecAreCounted() throws IOException {
+        ValueLogWriter w = ValueLogWriter.create(dir, ID, Codec.LZ4);
+        ValuePointer fast = w.add(key(0), value(0, true), Codec.LZ4, 3);
+        w.add(key(1), value(1, true), Codec.ZSTD, 3);
+        w.add(key(2), value(2, false), Codec.LZ4, 3); // random bytes: stored raw, not provisional
+        ValuePointer copied = w.addStored(key(3), Codec.LZ4, Codec.LZ4.compress(value(3, true), 0, 1111, 3));
+        ValueLogFileMetadata m = w.finish();
+        assertThat(m.provisionalBytes()).isEqualTo(fast.length() + copied.length());
+        ValueLogWriter plain = ValueLogWriter.create(dir, new ValueLogId(ID.origin(), 99));
+        plain.add(key(0), value(0, true), Codec.LZ4, 3);
+        assertThat(plain.finish().provisionalBytes()).as("a writer without a provisional codec counts none").isZero();
+    }
+
+    @Test
     void valuesRoundTripThroughTheirPointers() throws IOException {
         List<ValuePointer> pointers = write(50, Codec.ZSTD);
         ValueLogReader r = ValueLogReader.open(dir, ID);
