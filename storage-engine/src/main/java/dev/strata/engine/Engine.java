@@ -57,6 +57,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -96,6 +98,9 @@ public final class Engine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
     /** A commit group stops growing at this many bytes so one slow group does not delay later writers too much. */
     private static final int MAX_GROUP_BYTES = 1 << 20;
+    /** Runs a look for recompression once writes may have paused (see {@link Backlog#IDLE_AFTER_FLUSH_NANOS}). */
+    private static final Executor AFTER_IDLE_PERIOD = CompletableFuture.delayedExecutor(
+            Backlog.IDLE_AFTER_FLUSH_NANOS + TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.NANOSECONDS);
 
     private final Path dir;
     private final EngineOptions options;
@@ -139,6 +144,12 @@ public final class Engine implements AutoCloseable {
     private int runningCompactions;
     private int manualCompactions;
     private boolean flushRunning;
+    /** The active memtable's fill (bytes over the write buffer size) when the last flush finished. */
+    private volatile double activeFillAtLastFlushEnd;
+    /** When the last flush finished, or the engine opened. Mutex. */
+    private long lastFlushEndNanos = System.nanoTime();
+    /** Threads in {@link #waitForCompactions()}: while any waits, recompression does not wait for idleness. Mutex. */
+    private int settling;
     private volatile EngineException backgroundError;
     private volatile boolean closing;
     private boolean closed;
@@ -640,7 +651,11 @@ public final class Engine implements AutoCloseable {
                 if (imms.isEmpty() || backgroundError != null) {
                     flushRunning = false;
                     backgroundChanged.signalAll();
-                    maybeScheduleCompaction(); // the engine may be calm now: recompression waits for that
+                    maybeScheduleCompaction();
+                    if (policy.provisionalCodec() != null) {
+                        // Recompression waits until writes pause: look again once they may have.
+                        AFTER_IDLE_PERIOD.execute(this::maybeScheduleCompactionLocked);
+                    }
                     return;
                 }
                 batch = List.copyOf(imms);
@@ -680,7 +695,8 @@ public final class Engine implements AutoCloseable {
         List<InternalIterator> sources = new ArrayList<>();
         batch.forEach(m -> sources.add(m.iterator()));
         try (InternalIterator merged = sources.size() == 1 ? sources.get(0) : new MergingIterator(sources)) {
-            writeLevel0(merged, base, smallestSnapshot, edit, Backlog.flushBehind(batch.size(), base, options));
+            writeLevel0(merged, base, smallestSnapshot, edit,
+                    Backlog.flushBehind(batch.size(), base, options, activeFillAtLastFlushEnd));
         } finally {
             versions.release(base);
         }
@@ -696,6 +712,8 @@ public final class Engine implements AutoCloseable {
         try {
             imms.removeAll(batch);
             publishMemTables();
+            activeFillAtLastFlushEnd = (double) mem.approximateBytes() / options.writeBufferSize();
+            lastFlushEndNanos = System.nanoTime();
         } finally {
             mutex.unlock();
         }
@@ -835,8 +853,8 @@ public final class Engine implements AutoCloseable {
         }
         while (runningCompactions < options.compactionThreads()) {
             Version base = versions.acquireCurrent();
-            Set<ValueLogId> recompress = policy.provisionalCodec() != null
-                    && Backlog.calm(imms.size(), flushRunning, runningCompactions)
+            Set<ValueLogId> recompress = policy.provisionalCodec() != null && Backlog.idle(imms.size(), flushRunning,
+                    runningCompactions, System.nanoTime() - lastFlushEndNanos, settling > 0)
                     ? gcPolicy.provisionalCandidates(base) : Set.of();
             Compaction c = picker.pick(base, compactingFiles, policy, gcPolicy, gcPolicy.candidates(base), recompress);
             if (c == null) {
@@ -851,6 +869,15 @@ public final class Engine implements AutoCloseable {
                 versions.release(base);
                 return;
             }
+        }
+    }
+
+    private void maybeScheduleCompactionLocked() {
+        mutex.lock();
+        try {
+            maybeScheduleCompaction();
+        } finally {
+            mutex.unlock();
         }
     }
 
@@ -1170,13 +1197,15 @@ public final class Engine implements AutoCloseable {
 
     /**
      * Waits until no flush or compaction is running and none is due: every level is under its
-     * target and no value-log file awaits garbage collection that a compaction could do. For
+     * target, no value-log file awaits garbage collection that a compaction could do, and, with
+     * an adaptive compression policy, no provisional record awaits recompression. For
      * tests and benchmarks that measure a settled engine (RocksDB's {@code WaitForCompact}).
      *
      * @throws EngineException when background work failed or the engine closed meanwhile
      */
     public void waitForCompactions() {
         mutex.lock();
+        settling++; // recompression need not wait for writes to pause: the caller waits for it
         try {
             while (true) {
                 checkWritable();
@@ -1187,6 +1216,7 @@ public final class Engine implements AutoCloseable {
                 awaitBackground(0);
             }
         } finally {
+            settling--;
             mutex.unlock();
         }
     }
