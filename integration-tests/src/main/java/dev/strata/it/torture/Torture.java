@@ -49,6 +49,11 @@ public final class Torture implements Callable<Integer> {
     @Option(names = "--nodes", defaultValue = "3,5", split = ",", description = "Cluster sizes to alternate. Default: ${DEFAULT-VALUE}.")
     List<Integer> sizes;
 
+    @Option(names = "--compression", defaultValue = "default,adaptive", split = ",",
+            description = "Engine compression policies (strata.engine.compression) to alternate between clusters, unless "
+                    + "--set gives one. Default: ${DEFAULT-VALUE}.")
+    List<String> compressions;
+
     @Option(names = "--run-traffic", defaultValue = "10s", converter = DurationConverter.class,
             description = "Traffic time of one run; faults cycle within it. Default: ${DEFAULT-VALUE}.")
     Duration runTraffic;
@@ -115,11 +120,13 @@ public final class Torture implements Callable<Integer> {
         int clusterStartFailures = 0;
         while (System.nanoTime() < deadline) {
             int size = sizes.get(clusterNumber % sizes.size());
+            Map<String, String> clusterConfig = new LinkedHashMap<>(serverConfig);
+            clusterConfig.putIfAbsent(ConfigKeys.ENGINE_COMPRESSION.name(), compressions.get(clusterNumber % compressions.size()));
             Path clusterDir = out.resolve("cluster-" + clusterNumber++);
             boolean clean = true;
             ProcessCluster started;
             try {
-                started = ProcessCluster.start(clusterDir, size, serverConfig);
+                started = ProcessCluster.start(clusterDir, size, clusterConfig);
             } catch (RuntimeException e) {
                 // A cluster that cannot form is a finding too, but not a run: count it, keep its logs, go on.
                 clusterStartFailures++;
@@ -140,8 +147,9 @@ public final class Torture implements Callable<Integer> {
                     RunResult r = new TortureRun(cluster, nemesis, runSeed, settings(), history).run();
                     total.add(r);
                     byNemesis.computeIfAbsent(size + " nodes, " + nemesis.name(), k -> new Summary()).add(r);
-                    console.printf("run %d (%d nodes, %s, seed %d): %s, %d ops, %d faults, %d unknown, max unavailable %d ms%n",
-                            run, size, nemesis.name(), runSeed, r.passed() ? "ok" : "FAILED", r.operations(), r.faultsInjected(),
+                    console.printf("run %d (%d nodes, %s, %s compression, seed %d): %s, %d ops, %d faults, %d unknown, "
+                                    + "max unavailable %d ms%n",
+                            run, size, nemesis.name(), clusterConfig.get(ConfigKeys.ENGINE_COMPRESSION.name()), runSeed, r.passed() ? "ok" : "FAILED", r.operations(), r.faultsInjected(),
                             r.unknown(), r.maxUnavailableMillis());
                     if (r.passed()) {
                         Files.deleteIfExists(history);

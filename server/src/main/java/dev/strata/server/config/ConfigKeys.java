@@ -89,6 +89,10 @@ public final class ConfigKeys {
             "Engine cache of uncompressed data blocks (0 disables it).");
     public static final ConfigKey COMPACTION_THREADS = new ConfigKey("strata.engine.compaction-threads", "--compaction-threads", "1",
             "Engine background compaction threads.");
+    public static final ConfigKey ENGINE_COMPRESSION = new ConfigKey("strata.engine.compression", "--compression", "default",
+            "Engine compression policy: default (LZ4 for L0 and middle levels, zstd for the bottom level and value logs) "
+                    + "or adaptive (the same, but values flushed while the engine is behind its writes get LZ4 and are "
+                    + "recompressed with zstd once writes pause).");
     public static final ConfigKey DELTA_RETENTION = new ConfigKey("strata.engine.delta-retention", "--delta-retention", "0.25",
             "Keep flush outputs that compaction removed (the incremental chain a lagging follower catches up from) "
                     + "while they take at most this fraction of the live data; 0 keeps none.");
@@ -120,7 +124,8 @@ public final class ConfigKeys {
             RAFT_PORT, RAFT_LISTEN_PORT, HTTP_PORT, MAX_VALUE_SIZE, MAX_REQUEST_SIZE, REQUEST_TIMEOUT, SHUTDOWN_TIMEOUT, PAGE_MAX_ENTRIES,
             PAGE_MAX_BYTES, READY_MAX_LAG, ELECTION_TIMEOUT, RAFT_REQUEST_TIMEOUT, LEADER_LEASE, WRITE_BATCHES_IN_FLIGHT, WRITE_BATCH_MAX_WRITES,
             MAX_QUEUED_WRITE_BYTES, SNAPSHOT_ENTRIES,
-            SNAPSHOT_BYTES, LOG_SEGMENT_SIZE, WRITE_BUFFER_SIZE, BLOCK_CACHE_SIZE, COMPACTION_THREADS, DELTA_RETENTION,
+            SNAPSHOT_BYTES, LOG_SEGMENT_SIZE, WRITE_BUFFER_SIZE, BLOCK_CACHE_SIZE, COMPACTION_THREADS, ENGINE_COMPRESSION,
+            DELTA_RETENTION,
             CERT_FILE, KEY_FILE, TRUSTED_CA_FILE, CLIENT_CERT_AUTH, PEER_CERT_FILE, PEER_KEY_FILE, PEER_TRUSTED_CA_FILE);
 
     /** The key with this name, or null. */

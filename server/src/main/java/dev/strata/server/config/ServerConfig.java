@@ -1,5 +1,6 @@
 package dev.strata.server.config;
 
+import dev.strata.engine.compress.CompressionPolicy;
 import dev.strata.server.kv.Limits;
 
 import java.nio.file.Path;
@@ -45,6 +46,7 @@ public record ServerConfig(
         long writeBufferSize,
         long blockCacheSize,
         int compactionThreads,
+        CompressionPolicy engineCompression,
         double deltaRetention,
         TlsConfig tls) {
 
@@ -142,8 +144,18 @@ public record ServerConfig(
                 Values.bytes(WRITE_BUFFER_SIZE.name(), v.get(WRITE_BUFFER_SIZE.name())),
                 Values.bytes(BLOCK_CACHE_SIZE.name(), v.get(BLOCK_CACHE_SIZE.name())),
                 Values.intValue(COMPACTION_THREADS.name(), v.get(COMPACTION_THREADS.name()), 1, 64),
+                compressionPolicy(ENGINE_COMPRESSION.name(), v.get(ENGINE_COMPRESSION.name())),
                 Values.fraction(DELTA_RETENTION.name(), v.get(DELTA_RETENTION.name()), 0, 10),
                 TlsConfig.resolve(v));
+    }
+
+    /** The engine's compression policy a setting names: {@code default} or {@code adaptive}. */
+    static CompressionPolicy compressionPolicy(String what, String value) {
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "default" -> CompressionPolicy.defaults();
+            case "adaptive" -> CompressionPolicy.adaptive();
+            default -> throw new IllegalArgumentException(what + " must be default or adaptive, was '" + value + "'");
+        };
     }
 
     private static int agree(ConfigKey key, Map<String, String> given, int configured, int inPeers, PeerSpec self) {

@@ -52,6 +52,9 @@ public final class EngineMetrics {
                 EngineStats::valueLogBytesWritten);
         m.counter(registry, "strata.engine.value.log.relocated.bytes", "value-log bytes garbage collection moved",
                 EngineStats::valueLogRelocatedBytes);
+        m.counter(registry, "strata.engine.value.log.recompressed.bytes",
+                "provisional value-log bytes (LZ4 while behind, adaptive compression) recompressed with zstd",
+                EngineStats::valueLogRecompressedBytes);
         m.counter(registry, "strata.engine.flushes", "memtable flushes", EngineStats::flushes);
         m.counter(registry, "strata.engine.compactions", "compactions (trivial moves included)", EngineStats::compactions);
         m.counter(registry, "strata.engine.gc.compactions", "compactions started to collect value-log garbage",
@@ -77,6 +80,9 @@ public final class EngineMetrics {
         m.gauge(registry, "strata.engine.value.log.bytes", "bytes of the value-log files", EngineStats::valueLogBytes);
         m.gauge(registry, "strata.engine.value.log.garbage.bytes", "garbage bytes in the value-log files",
                 EngineStats::valueLogGarbageBytes);
+        m.gauge(registry, "strata.engine.value.log.provisional.bytes",
+                "value-log bytes written with LZ4 while behind, waiting to be recompressed (adaptive compression)",
+                EngineStats::valueLogProvisionalBytes);
         for (int level = 0; level < levels; level++) {
             int l = level;
             m.levelGauge(registry, "strata.engine.level.files", "table files in the level", l, s -> s.levels().get(l).files());

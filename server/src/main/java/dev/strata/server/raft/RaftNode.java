@@ -136,6 +136,7 @@ public final class RaftNode implements AutoCloseable {
                 .writeBufferSize(config.writeBufferSize())
                 .blockCacheSize(config.blockCacheSize())
                 .compactionThreads(config.compactionThreads())
+                .compressionPolicy(config.engineCompression())
                 .deltaRetention(config.deltaRetention())
                 .build();
         this.stateMachine = new KvStateMachine(config.engineDir(), engineOptions, new RequestValidator(config.limits()),

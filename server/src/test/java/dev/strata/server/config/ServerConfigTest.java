@@ -1,5 +1,6 @@
 package dev.strata.server.config;
 
+import dev.strata.engine.compress.CompressionPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,6 +74,16 @@ class ServerConfigTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("strata.server.max-request-size must be at least");
         assertThatThrownBy(() -> ServerConfig.resolve(Map.of("strata.no.such", "1")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown configuration key \"strata.no.such\"");
+        assertThatThrownBy(() -> ServerConfig.resolve(Map.of("strata.engine.compression", "zstd")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("strata.engine.compression must be default or adaptive, was 'zstd'");
+    }
+
+    @Test
+    void theEngineCompressionPolicyIsNamed() {
+        assertThat(ServerConfig.resolve(Map.of()).engineCompression()).isEqualTo(CompressionPolicy.defaults());
+        assertThat(ServerConfig.resolve(Map.of("strata.engine.compression", " Adaptive")).engineCompression())
+                .isEqualTo(CompressionPolicy.adaptive());
     }
 
     @Test

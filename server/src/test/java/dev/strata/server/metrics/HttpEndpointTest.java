@@ -43,7 +43,9 @@ class HttpEndpointTest {
                     .contains("strata_engine_write_amplification ")
                     .contains("strata_engine_space_amplification ")
                     .contains("strata_engine_block_cache_hits_total ")
-                    .contains("strata_engine_value_log_garbage_bytes ");
+                    .contains("strata_engine_value_log_garbage_bytes ")
+                    .contains("strata_engine_value_log_provisional_bytes ")
+                    .contains("strata_engine_value_log_recompressed_bytes_total ");
             assertThat(metrics.stats()).isNotNull();
             assertThat(get(http.port(), "/healthz").statusCode()).isEqualTo(200);
             HttpResponse<String> ready = get(http.port(), "/readyz");
