@@ -328,7 +328,7 @@ public final class Engine implements AutoCloseable {
                 replay.records(), lastSequence);
         mutex.lock();
         try {
-            maybeScheduleCompaction();
+            scheduleAfterFlushes(); // the open's flush of the replayed log may have been provisional
         } finally {
             mutex.unlock();
         }
@@ -651,11 +651,7 @@ public final class Engine implements AutoCloseable {
                 if (imms.isEmpty() || backgroundError != null) {
                     flushRunning = false;
                     backgroundChanged.signalAll();
-                    maybeScheduleCompaction();
-                    if (policy.provisionalCodec() != null) {
-                        // Recompression waits until writes pause: look again once they may have.
-                        AFTER_IDLE_PERIOD.execute(this::maybeScheduleCompactionLocked);
-                    }
+                    scheduleAfterFlushes();
                     return;
                 }
                 batch = List.copyOf(imms);
@@ -869,6 +865,17 @@ public final class Engine implements AutoCloseable {
                 versions.release(base);
                 return;
             }
+        }
+    }
+
+    /**
+     * Starts what is due once the flushes have ended, and, under an adaptive policy, looks again
+     * when writes may have paused, when recompression can start. Mutex held.
+     */
+    private void scheduleAfterFlushes() {
+        maybeScheduleCompaction();
+        if (policy.provisionalCodec() != null) {
+            AFTER_IDLE_PERIOD.execute(this::maybeScheduleCompactionLocked);
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 import static dev.strata.engine.testing.TestKeys.key;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,6 +66,31 @@ class AdaptiveCompressionTest {
             expectModel(db, model);
             db.waitForCompactions();
             assertThat(db.stats().valueLogProvisionalBytes()).isZero();
+            expectModel(db, model);
+        }
+    }
+
+    @Test
+    void anIdleEngineRecompressesWhatItsOpenFlushedWithoutBeingAsked() throws InterruptedException {
+        NavigableMap<byte[], byte[]> model = new TreeMap<>(Arrays::compareUnsigned);
+        EngineOptions noFlushes = options().toBuilder().writeBufferSize(64L << 20).build();
+        try (Engine db = Engine.open(dir, noFlushes)) {
+            for (int i = 0; i < 2000; i++) {
+                db.put(key(i), value(i));
+                model.put(key(i), value(i));
+            }
+        } // closed without a flush: the writes are in the log only
+        try (Engine db = Engine.open(dir, noFlushes)) {
+            assertThat(db.stats().valueLogProvisionalBytes()).as("the open flushed the replayed log with LZ4").isPositive();
+            // Nothing is written and nobody waits for the engine: recompression starts by itself
+            // once writes have paused (5 s after the last flush). Polled; the deadline only stops
+            // a broken engine from hanging the build.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (db.stats().valueLogProvisionalBytes() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(db.stats().valueLogProvisionalBytes()).isZero();
+            assertThat(db.stats().valueLogRecompressedBytes()).isPositive();
             expectModel(db, model);
         }
     }
