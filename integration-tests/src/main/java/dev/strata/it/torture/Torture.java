@@ -49,6 +49,9 @@ public final class Torture implements Callable<Integer> {
     @Option(names = "--nodes", defaultValue = "3,5", split = ",", description = "Cluster sizes to alternate. Default: ${DEFAULT-VALUE}.")
     List<Integer> sizes;
 
+    /** The values of strata.engine.compression. */
+    private static final List<String> COMPRESSION_POLICIES = List.of("default", "adaptive");
+
     @Option(names = "--compression", defaultValue = "default,adaptive", split = ",",
             description = "Engine compression policies (strata.engine.compression) to alternate between clusters, unless "
                     + "--set gives one. Default: ${DEFAULT-VALUE}.")
@@ -109,6 +112,12 @@ public final class Torture implements Callable<Integer> {
                 throw new CommandLine.ParameterException(new CommandLine(this), "unknown server configuration key " + name);
             }
         });
+        compressions.forEach(policy -> {
+            if (!COMPRESSION_POLICIES.contains(policy)) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--compression takes " + COMPRESSION_POLICIES + ", was " + policy);
+            }
+        });
         console.printf("strata-torture: seed %d, %s, nemeses %s, cluster sizes %s%s; output in %s%n", soakSeed, duration,
                 String.join(",", allowed), sizes, serverConfig.isEmpty() ? "" : ", server config " + serverConfig, out.toAbsolutePath());
 
@@ -149,8 +158,8 @@ public final class Torture implements Callable<Integer> {
                     byNemesis.computeIfAbsent(size + " nodes, " + nemesis.name(), k -> new Summary()).add(r);
                     console.printf("run %d (%d nodes, %s, %s compression, seed %d): %s, %d ops, %d faults, %d unknown, "
                                     + "max unavailable %d ms%n",
-                            run, size, nemesis.name(), clusterConfig.get(ConfigKeys.ENGINE_COMPRESSION.name()), runSeed, r.passed() ? "ok" : "FAILED", r.operations(), r.faultsInjected(),
-                            r.unknown(), r.maxUnavailableMillis());
+                            run, size, nemesis.name(), clusterConfig.get(ConfigKeys.ENGINE_COMPRESSION.name()), runSeed,
+                            r.passed() ? "ok" : "FAILED", r.operations(), r.faultsInjected(), r.unknown(), r.maxUnavailableMillis());
                     if (r.passed()) {
                         Files.deleteIfExists(history);
                     } else {
