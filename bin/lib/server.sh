@@ -24,6 +24,17 @@ strata_server_jar_built() {
   echo "$jar"
 }
 
+# Prints the server's garbage-collector flags. G1's default pause goal of 200 ms let it grow the
+# young generation to hundreds of MiB on a lightly loaded node, and each young collection then
+# paused the node for 100-440 ms on two shared cores: longer than a Raft election timeout's
+# share, and the whole of a put's tail latency. With a 20 ms goal the pauses measured a fifth of
+# that for about 1% of a core more collecting (docs/benchmarks.md, "Open loop"). ZGC measured
+# pauses under a millisecond but stalled allocations under 16 KiB values in a 1 GiB heap.
+# A flag given later (STRATA_SERVER_JAVA_OPTS) overrides it.
+strata_server_gc_flags() {
+  echo "-XX:MaxGCPauseMillis=20"
+}
+
 # Prints the JVM flags the server needs on the java at $1: native access for the codecs' JNI and,
 # from JDK 23 on, permission for the Netty that Ratis shades to use sun.misc.Unsafe without warnings.
 strata_server_jvm_flags() {

@@ -136,7 +136,8 @@ final class RecoveryCommand implements Callable<Integer> {
             }
             settings.put(name, value);
         });
-        List<String> jvm = List.of("-Xms" + nodeHeap, "-Xmx" + nodeHeap);
+        // As bin/strata-server runs a node: the heap fixed, G1 aiming at 20 ms pauses (bin/lib/server.sh).
+        List<String> jvm = List.of("-Xms" + nodeHeap, "-Xmx" + nodeHeap, "-XX:MaxGCPauseMillis=20");
         String startedAt = Instant.now().toString();
         System.out.printf(Locale.ROOT, "strata-bench recovery: %d node processes, sizes %s, seed %d, %d in flight, %d-byte values, "
                 + "%.0f%% deletes%n", NODES, sizes, seed, inFlight, valueSize, deleteFraction * 100);

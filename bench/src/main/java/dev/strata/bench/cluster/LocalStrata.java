@@ -89,9 +89,13 @@ final class LocalStrata {
         return new LocalStrata(processes, endpoints, httpPorts, jvm, commands);
     }
 
-    /** bin/lib/server.sh's flags: the heap fixed, native access for the codecs, Unsafe for Ratis' Netty on JDK 23+. */
+    /**
+     * bin/lib/server.sh's flags: the heap fixed, its collector's pause goal, native access for the
+     * codecs, Unsafe for Ratis' Netty on JDK 23+.
+     */
     static List<String> jvmFlags(String heap) {
-        List<String> flags = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap, "--enable-native-access=ALL-UNNAMED"));
+        List<String> flags = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:MaxGCPauseMillis=20",
+                "--enable-native-access=ALL-UNNAMED"));
         if (Runtime.version().feature() >= 23) {
             flags.add("--sun-misc-unsafe-memory-access=allow");
         }
