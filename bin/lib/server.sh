@@ -26,10 +26,10 @@ strata_server_jar_built() {
 
 # Prints the server's garbage-collector flags. G1's default pause goal of 200 ms let it grow the
 # young generation to hundreds of MiB on a lightly loaded node, and each young collection then
-# paused the node for 100-440 ms on two shared cores: longer than a Raft election timeout's
-# share, and the whole of a put's tail latency. With a 20 ms goal the pauses measured a fifth of
-# that for about 1% of a core more collecting (docs/benchmarks.md, "Open loop"). ZGC measured
-# pauses under a millisecond but stalled allocations under 16 KiB values in a 1 GiB heap.
+# paused the node for 100-440 ms on two shared cores, close to the 500 ms election timeout and
+# the whole of a put's tail latency. With a 20 ms goal the pauses measured a fifth of that for
+# about 1% of a core more collecting (docs/benchmarks.md, "Collector pauses"). ZGC paused under
+# a millisecond but stalled allocations under 16 KiB values in a 1 GiB heap.
 # A flag given later (STRATA_SERVER_JAVA_OPTS) overrides it.
 strata_server_gc_flags() {
   echo "-XX:MaxGCPauseMillis=20"
