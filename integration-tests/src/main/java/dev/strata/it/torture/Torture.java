@@ -6,6 +6,7 @@ import dev.strata.it.cluster.ProcessCluster;
 import dev.strata.it.nemesis.Nemeses;
 import dev.strata.it.nemesis.Nemesis;
 import dev.strata.server.config.ConfigKeys;
+import dev.strata.server.config.ServerConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -48,9 +49,6 @@ public final class Torture implements Callable<Integer> {
 
     @Option(names = "--nodes", defaultValue = "3,5", split = ",", description = "Cluster sizes to alternate. Default: ${DEFAULT-VALUE}.")
     List<Integer> sizes;
-
-    /** The values of strata.engine.compression. */
-    private static final List<String> COMPRESSION_POLICIES = List.of("default", "adaptive");
 
     @Option(names = "--compression", defaultValue = "default,adaptive", split = ",",
             description = "Engine compression policies (strata.engine.compression) to alternate between clusters, unless "
@@ -112,10 +110,12 @@ public final class Torture implements Callable<Integer> {
                 throw new CommandLine.ParameterException(new CommandLine(this), "unknown server configuration key " + name);
             }
         });
+        // The server's own parser, so the soak accepts exactly the names a node does.
         compressions.forEach(policy -> {
-            if (!COMPRESSION_POLICIES.contains(policy)) {
-                throw new CommandLine.ParameterException(new CommandLine(this),
-                        "--compression takes " + COMPRESSION_POLICIES + ", was " + policy);
+            try {
+                ServerConfig.compressionPolicy("--compression", policy);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
             }
         });
         console.printf("strata-torture: seed %d, %s, nemeses %s, cluster sizes %s%s; output in %s%n", soakSeed, duration,

@@ -149,8 +149,11 @@ public record ServerConfig(
                 TlsConfig.resolve(v));
     }
 
-    /** The engine's compression policy a setting names: {@code default} or {@code adaptive}. */
-    static CompressionPolicy compressionPolicy(String what, String value) {
+    /**
+     * The engine's compression policy a setting names: {@code default} or {@code adaptive}; an
+     * {@link IllegalArgumentException} naming {@code what} for anything else.
+     */
+    public static CompressionPolicy compressionPolicy(String what, String value) {
         return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
             case "default" -> CompressionPolicy.defaults();
             case "adaptive" -> CompressionPolicy.adaptive();
