@@ -91,8 +91,8 @@ import java.util.function.Function;
  * carries that entry's (term, index) as the engine's applied marker, which a flush makes
  * durable. {@link #getLatestSnapshot()} reports the durable marker, so after a restart Ratis
  * replays exactly the entries the engine's files do not hold, and {@link #applyTransaction}
- * skips any entry at or below the marker it opened with. {@link #takeSnapshot()} is a flush, so
- * Ratis purges only log entries the engine's files already hold.
+ * skips any entry at or below the marker it opened with. {@link #takeSnapshot()} reports that
+ * marker too, so Ratis purges only log entries the engine's files already hold.
  *
  * <p>The engine also keeps its own log, unsynced ({@link WalMode#NO_SYNC}), as a restart cache:
  * after a process crash it reopens with everything it had applied (its open replays that log and
@@ -112,10 +112,11 @@ import java.util.function.Function;
  * index) it reflects. The apply thread holds a write lock only while it writes a batch and
  * moves the revision, so a snapshot and a revision taken under the read lock always agree.
  *
- * <p>Checkpoints: {@link #takeSnapshot()} records an engine checkpoint, which the checkpoint
- * service ships from this node (as {@link CheckpointSource}). A follower behind the leader's
- * purged log fetches one in {@link #notifyInstallSnapshotFromLeader} on its own thread, then
- * installs it between {@link #pause()} and {@link #reinitialize()}.
+ * <p>Checkpoints: every so many log entries or bytes the apply thread starts an engine
+ * checkpoint, taken in the background ({@link CheckpointScheduler}) and then reported to Ratis;
+ * the checkpoint service ships them from this node (as {@link CheckpointSource}). A follower
+ * behind the leader's purged log fetches one in {@link #notifyInstallSnapshotFromLeader} on its
+ * own thread, then installs it between {@link #pause()} and {@link #reinitialize()}.
  *
  * <p>Thread safety: Ratis calls apply, snapshot and lifecycle methods from its state machine
  * updater thread; reads and stale queries come from any thread.
@@ -129,7 +130,6 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private final RequestValidator validator;
     private final KvReader reader;
     private final CommandApplier applier;
-    private final long snapshotThresholdBytes;
     private final EngineSnapshotStorage storage = new EngineSnapshotStorage(this::durableTermIndex);
     private final AppliedIndexWaiters waiters = new AppliedIndexWaiters();
     private final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
@@ -137,7 +137,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private final AtomicLong leaderChanges = new AtomicLong();
     private final AtomicLong snapshotsTaken = new AtomicLong();
     private final AtomicLong snapshotCalls = new AtomicLong();
-    private final AtomicBoolean snapshotRequested = new AtomicBoolean();
+    private final CheckpointScheduler checkpoints;
     /** The staged peers for which the last snapshot was deferred; written by the updater thread. */
     private volatile List<RaftPeerId> snapshotDeferredFor = List.of();
     private final CheckpointStats checkpointStats = new CheckpointStats();
@@ -170,8 +170,6 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private volatile Throwable failure;
     /** The first log index the leader still has, when this node is behind it and needs a checkpoint. */
     private volatile TermIndex checkpointNeeded;
-    /** Log bytes applied since the last snapshot; the apply thread's own. */
-    private long bytesSinceSnapshot;
     /** Told once when the engine fails, so a failed leader can hand leadership to a healthy node. */
     private volatile Runnable failureListener = () -> { };
     /** Told when Ratis closes this state machine, which it does when it closes the Raft server. */
@@ -182,13 +180,15 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private volatile Runnable logFailureListener = () -> { };
 
     /**
-     * @param engineDir              the engine's directory (created if absent)
-     * @param engineOptions          engine options; the engine's log must be unsynced with point-in-time
-     *                               recovery, or disabled (the Raft log is the write-ahead log)
-     * @param validator              checks commands in {@link #startTransaction}
-     * @param snapshotThresholdBytes ask for a snapshot after this many log bytes since the last one
+     * @param engineDir                the engine's directory (created if absent)
+     * @param engineOptions            engine options; the engine's log must be unsynced with point-in-time
+     *                                 recovery, or disabled (the Raft log is the write-ahead log)
+     * @param validator                checks commands in {@link #startTransaction}
+     * @param snapshotThresholdEntries take a checkpoint after this many log entries since the last one
+     * @param snapshotThresholdBytes   or after this many log bytes
      */
-    public KvStateMachine(Path engineDir, EngineOptions engineOptions, RequestValidator validator, long snapshotThresholdBytes) {
+    public KvStateMachine(Path engineDir, EngineOptions engineOptions, RequestValidator validator,
+                          long snapshotThresholdEntries, long snapshotThresholdBytes) {
         boolean restartCache = engineOptions.walMode() == WalMode.NO_SYNC && engineOptions.walRecovery() == WalRecovery.POINT_IN_TIME;
         if (!restartCache && engineOptions.walMode() != WalMode.DISABLED) {
             throw new IllegalArgumentException("the engine under Raft must run with WalMode.NO_SYNC and WalRecovery.POINT_IN_TIME, "
@@ -199,7 +199,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         this.validator = validator;
         this.reader = new KvReader(validator.limits());
         this.applier = new CommandApplier(reader);
-        this.snapshotThresholdBytes = snapshotThresholdBytes;
+        this.checkpoints = new CheckpointScheduler("strata-checkpoint", snapshotThresholdEntries, snapshotThresholdBytes,
+                snapshotsTaken::incrementAndGet, this::announceCheckpoint);
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -270,6 +271,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         try {
             Engine e = engine;
             engine = null;
+            checkpoints.awaitIdle(); // none may still be linking the files the install replaces
             if (e != null) {
                 flushAndClose(e);
             }
@@ -334,6 +336,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     @Override
     public void close() {
         installExecutor.shutdownNow();
+        checkpoints.close();
         getLifeCycle().checkStateAndClose(() -> {
             viewLock.writeLock().lock();
             try {
@@ -451,8 +454,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
                 }
             }
             advance(ti);
-            bytesSinceSnapshot += entry.getSerializedSize();
-            maybeRequestSnapshot();
+            checkpoints.applied(entry.getSerializedSize(), e::checkpoint);
             if (proposals) {
                 return CompletableFuture.completedFuture(new OutcomesMessage(r.outcomes()));
             }
@@ -505,37 +507,32 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
                 ? new StorageFullException(m) : new StorageFailedException(m);
     }
 
-    /** Asks Ratis for a snapshot once enough log bytes went by; entry counts trigger Ratis' own auto snapshot. */
-    private void maybeRequestSnapshot() {
-        if (bytesSinceSnapshot < snapshotThresholdBytes || !snapshotRequested.compareAndSet(false, true)) {
-            return;
+    /**
+     * Asks Ratis for a snapshot after a background checkpoint, from the checkpoint's thread: the
+     * request is served by the apply thread, whose {@link #takeSnapshot()} reports the checkpoint.
+     */
+    private void announceCheckpoint() {
+        try {
+            RaftServer server = getServer().join();
+            server.snapshotManagementAsync(SnapshotManagementRequest.newCreate(SNAPSHOT_CLIENT, getId(), getGroupId(),
+                    snapshotCalls.incrementAndGet(), 60_000, 1)).whenComplete((reply, e) -> {
+                        if (e != null || !reply.isSuccess()) {
+                            LOG.warn("reporting a checkpoint to Raft failed; the log is purged after the next one: {}",
+                                    e != null ? e.toString() : reply.getException());
+                        }
+                    });
+        } catch (RuntimeException e) {
+            LOG.warn("cannot report a checkpoint to Raft; the log is purged after the next one: {}", e.toString());
         }
-        // Async on another thread: the request is served by this very apply thread once it returns.
-        CompletableFuture.runAsync(() -> {
-            try {
-                RaftServer server = getServer().join();
-                server.snapshotManagementAsync(SnapshotManagementRequest.newCreate(SNAPSHOT_CLIENT, getId(), getGroupId(),
-                        snapshotCalls.incrementAndGet(), 60_000, 1)).whenComplete((reply, e) -> {
-                            snapshotRequested.set(false);
-                            if (e != null || !reply.isSuccess()) {
-                                LOG.warn("snapshot after {} log bytes failed: {}", snapshotThresholdBytes,
-                                        e != null ? e.toString() : reply.getException());
-                            }
-                        });
-            } catch (RuntimeException e) {
-                snapshotRequested.set(false);
-                LOG.warn("cannot request a snapshot: {}", e.toString());
-            }
-        });
     }
 
     // ------------------------------------------------------------------ snapshots
 
     /**
-     * Makes everything applied durable in the engine's files and returns that index: the
-     * applied (term, index) goes into a marker-only batch, then the engine takes a checkpoint
-     * (a flush, and hard links that keep its files for shipping). Ratis then purges the log up
-     * to it; a follower that needed the purged entries catches up from this checkpoint.
+     * Tells Ratis how far it may purge the log: the index the engine's files hold. Periodic
+     * checkpoints are taken in the background ({@link CheckpointScheduler}) and only reported
+     * here. An operator's checkpoint ({@link CheckpointScheduler#requestNow()}) is taken here,
+     * on the apply thread, so that it holds every entry applied before it.
      */
     @Override
     public long takeSnapshot() throws IOException {
@@ -544,9 +541,34 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             TermIndex d = durable;
             return d == null ? RaftLog.INVALID_LOG_INDEX : d.getIndex();
         }
+        boolean now = checkpoints.takeNowRequest();
         if (deferSnapshotForStagedPeers()) {
             return RaftLog.INVALID_LOG_INDEX;
         }
+        if (now) {
+            checkpointNow(e);
+            // A peer whose staging began during the flush may already read the entries a purge
+            // would remove. The checkpoint stays (it is valid for shipping); Ratis just does not
+            // hear of it, so it purges nothing.
+            if (deferSnapshotForStagedPeers()) {
+                return RaftLog.INVALID_LOG_INDEX;
+            }
+        }
+        TermIndex d = durableTermIndex();
+        return d == null ? RaftLog.INVALID_LOG_INDEX : d.getIndex();
+    }
+
+    /** When this node takes checkpoints; an operator's goes through {@link CheckpointScheduler#requestNow()}. */
+    CheckpointScheduler checkpoints() {
+        return checkpoints;
+    }
+
+    /**
+     * Makes everything applied durable in the engine's files: the applied (term, index) goes into a
+     * marker-only batch, then the engine takes a checkpoint (a flush, and hard links that keep its
+     * files for shipping). Runs on the apply thread.
+     */
+    private void checkpointNow(Engine e) throws IOException {
         TermIndex applied = getLastAppliedTermIndex();
         try {
             TermIndex d = durableTermIndex();
@@ -557,28 +579,19 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
                 e.write(new WriteBatch().setAppliedMarker(AppliedMarker.encode(applied, revision)), applied.getIndex());
             }
             e.checkpoint(); // flushes, then pins the files for the checkpoint service
-
         } catch (EngineException ex) {
             throw new IOException("checkpoint at " + applied + " failed: " + ex.getMessage(), ex);
         }
-        bytesSinceSnapshot = 0;
+        checkpoints.restartCount();
         snapshotsTaken.incrementAndGet();
-        TermIndex now = durableTermIndex();
-        LOG.info("checkpoint: the engine's files hold the log up to {}", now);
-        // A peer whose staging began during the flush may already read the entries a purge
-        // would remove. The checkpoint stays (it is valid for shipping); Ratis just does not
-        // hear of it, so it purges nothing.
-        if (deferSnapshotForStagedPeers()) {
-            return RaftLog.INVALID_LOG_INDEX;
-        }
-        return now == null ? RaftLog.INVALID_LOG_INDEX : now.getIndex();
+        LOG.info("checkpoint: the engine's files hold the log up to {}", durableTermIndex());
     }
 
     /**
      * Whether this node leads and is adding a member it still brings up to date, when a
      * snapshot's purge could cut the log under the member's appender for good (see
-     * {@link StagedPeers}). Says so in the log when deferring starts and ends; Ratis asks again
-     * after every applied batch, so the snapshot follows as soon as the member has joined.
+     * {@link StagedPeers}). Says so in the log when deferring starts and ends; the purge waits for
+     * the next checkpoint reported after the member has joined.
      */
     private boolean deferSnapshotForStagedPeers() throws IOException {
         List<RaftPeerId> staged = StagedPeers.of(getServer().join().getDivision(getGroupId()));

@@ -140,7 +140,7 @@ public final class RaftNode implements AutoCloseable {
                 .deltaRetention(config.deltaRetention())
                 .build();
         this.stateMachine = new KvStateMachine(config.engineDir(), engineOptions, new RequestValidator(config.limits()),
-                config.snapshotThresholdBytes());
+                config.snapshotThresholdEntries(), config.snapshotThresholdBytes());
         stateMachine.setLeaderClientAddresses(this::leaderClientAddress);
         stateMachine.setCheckpointCredentials(tls.clientPortChannelCredentials());
         // A leader whose engine failed refuses every write: let a healthy voter lead instead.
@@ -632,17 +632,30 @@ public final class RaftNode implements AutoCloseable {
 
     /** Takes a checkpoint on this node now (flush; the log may then be purged); returns the index it covers. */
     public long checkpoint(Duration timeout) throws IOException, TimeoutException {
-        SnapshotManagementRequest request = SnapshotManagementRequest.newCreate(localClientId, selfId, groupId,
-                callIds.incrementAndGet(), timeout.toMillis(), 1);
-        RaftClientReply reply = await(server.snapshotManagementAsync(request), timeout, "taking a checkpoint");
-        content(reply);
-        if (reply.getLogIndex() < 0) {
-            // The state machine took none: it is adding a member (see StagedPeers), or it failed.
-            throw new NodeUnavailableException("node " + config.nodeId() + " took no checkpoint now"
-                    + stateMachine.snapshotDeferral().map(peers -> ": it is adding " + peers
-                    + ", which reads the log a checkpoint would purge; retry once it has joined").orElse(""));
+        long deadline = System.nanoTime() + timeout.toNanos();
+        stateMachine.checkpoints().requestNow();
+        while (true) {
+            Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
+            SnapshotManagementRequest request = SnapshotManagementRequest.newCreate(localClientId, selfId, groupId,
+                    callIds.incrementAndGet(), left.toMillis(), 1);
+            RaftClientReply reply = await(server.snapshotManagementAsync(request), left, "taking a checkpoint");
+            content(reply);
+            if (stateMachine.checkpoints().nowPending()) {
+                // Ratis answered a request made just before ours (the report of a background
+                // checkpoint), whose snapshot began before we asked: ask again.
+                if (System.nanoTime() - deadline > 0) {
+                    throw new TimeoutException("taking a checkpoint took longer than " + timeout);
+                }
+                continue;
+            }
+            if (reply.getLogIndex() < 0) {
+                // The state machine took none: it is adding a member (see StagedPeers), or it failed.
+                throw new NodeUnavailableException("node " + config.nodeId() + " took no checkpoint now"
+                        + stateMachine.snapshotDeferral().map(peers -> ": it is adding " + peers
+                        + ", which reads the log a checkpoint would purge; retry once it has joined").orElse(""));
+            }
+            return reply.getLogIndex();
         }
-        return reply.getLogIndex();
     }
 
     private void changeConfiguration(RaftConfiguration current, List<RaftPeer> voters, List<RaftPeer> listeners) throws IOException {

@@ -39,9 +39,9 @@ final class RaftSettings {
         // Checkpoints are shipped by our own service, never by Ratis' built-in copy of every
         // file: notify mode. Every peer must agree, or followers answer CONF_MISMATCH.
         RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(p, false);
-        // Periodic snapshots (a flush of the engine) so the log is purged.
-        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
-        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, c.snapshotThresholdEntries());
+        // No snapshots of Ratis' own: the state machine takes a checkpoint every so many entries or
+        // bytes, off the apply thread, and then asks Ratis to purge (see CheckpointScheduler).
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, false);
         // Purge at every snapshot rather than every 1024 entries when snapshots are more frequent.
         RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(1024, c.snapshotThresholdEntries()));
         // Purge up to the snapshot even past a stopped follower's commit index: a dead member must

@@ -20,8 +20,8 @@ import java.util.function.Predicate;
  * ({@code LeaderStateImpl.restart}), so a staged peer's appender is gone for good. Worse, the
  * add then completes (its last report was "caught up enough"), and the new member hears
  * nothing until another node leads. Seen in the fault-injection soak under the membership
- * nemesis. So the leader takes no checkpoint, which purges the log, while it stages a peer
- * ({@link KvStateMachine#takeSnapshot()}). Staging ends when the peer catches up or fails
+ * nemesis. So while the leader stages a peer it reports no checkpoint to Ratis, which would
+ * purge the log ({@link KvStateMachine#takeSnapshot()}). Staging ends when the peer catches up or fails
  * to make progress, so the log's growth is bounded by it.
  */
 final class StagedPeers {

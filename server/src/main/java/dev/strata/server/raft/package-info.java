@@ -6,7 +6,7 @@
  *
  * <p>The Raft log is the write-ahead log: the engine runs without its own, and every batch the
  * state machine writes carries the (term, index) of its entry as the engine's applied marker.
- * A flush makes the marker durable; a Ratis snapshot is a flush, so the log is purged only
+ * A flush makes the marker durable; a Ratis snapshot reports that marker, so the log is purged only
  * below what the engine's files already hold, and a restart replays the log after the marker.
  */
 package dev.strata.server.raft;
