@@ -6,6 +6,7 @@ import dev.strata.engine.checkpoint.Checkpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,7 +25,9 @@ import java.util.function.Supplier;
  * each entry it applied ({@link #applied}); once enough log went by it starts a checkpoint here
  * and goes on. When the checkpoint is done, {@code announce} asks Ratis for a snapshot, whose
  * {@code takeSnapshot} reports what the engine's files now hold, and Ratis purges the log up to
- * that. At most one runs at a time; while it runs the log keeps counting, so the next starts as
+ * that. The announcement runs apart from the checkpoint, since Ratis may take its server lock
+ * for it, and it holds that lock while it pauses the state machine, which waits for a running
+ * checkpoint ({@link #suspend()}). At most one runs at a time; while it runs the log keeps counting, so the next starts as
  * soon as it is done if it is due. A failed checkpoint is logged and the next is tried after
  * another threshold of log; until then the log is simply not purged.
  *
@@ -40,6 +43,8 @@ final class CheckpointScheduler implements AutoCloseable {
     private final Runnable onTaken;
     private final Runnable announce;
     private final AtomicBoolean nowRequested = new AtomicBoolean();
+    /** Set while the engine is closed for a checkpoint install; guarded by this. */
+    private boolean suspended;
     /** Log applied since the last checkpoint started; the apply thread's own. */
     private long entriesSince;
     private long bytesSince;
@@ -51,7 +56,8 @@ final class CheckpointScheduler implements AutoCloseable {
      * @param thresholdEntries start one after this many log entries since the last
      * @param thresholdBytes   or after this many log bytes
      * @param onTaken          told on that thread after each checkpoint taken (for the counters)
-     * @param announce         told on that thread after each checkpoint taken, to tell Ratis
+     * @param announce         told after each checkpoint taken, on a thread of the common pool, to
+     *                         tell Ratis
      */
     CheckpointScheduler(String threadName, long thresholdEntries, long thresholdBytes, Runnable onTaken, Runnable announce) {
         this.thresholdEntries = thresholdEntries;
@@ -98,9 +104,30 @@ final class CheckpointScheduler implements AutoCloseable {
         return nowRequested.getAndSet(false);
     }
 
-    /** Starts {@code checkpoint} unless one is running or this is closed; says whether it started it. */
+    /** Withdraws a {@link #requestNow()} whose caller gave up, so no later snapshot takes it on the apply thread. */
+    void cancelNow() {
+        nowRequested.set(false);
+    }
+
+    /**
+     * Starts no checkpoint until {@link #resume()} and waits for the one running: before the engine
+     * is closed under it, so none links files that an install replaces.
+     */
+    void suspend() {
+        synchronized (this) {
+            suspended = true;
+        }
+        awaitIdle();
+    }
+
+    /** Lets checkpoints start again after {@link #suspend()}: the engine is open. */
+    synchronized void resume() {
+        suspended = false;
+    }
+
+    /** Starts {@code checkpoint} unless one is running, or this is suspended or closed; says whether it started it. */
     synchronized boolean start(Supplier<Checkpoint> checkpoint) {
-        if (running != null && !running.isDone()) {
+        if (suspended || running != null && !running.isDone()) {
             return false;
         }
         try {
@@ -130,10 +157,10 @@ final class CheckpointScheduler implements AutoCloseable {
         onTaken.run();
         LOG.info("checkpoint taken in the background: the engine's files hold sequence {}; {} ms", c.sequence(),
                 (System.nanoTime() - started) / 1_000_000);
-        announce.run();
+        CompletableFuture.runAsync(announce);
     }
 
-    /** Waits until no periodic checkpoint runs: before the engine is closed under it. */
+    /** Waits until no periodic checkpoint runs (its announcement apart). */
     void awaitIdle() {
         Future<?> f;
         synchronized (this) {

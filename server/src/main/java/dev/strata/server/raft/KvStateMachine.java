@@ -255,6 +255,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         }
         setLastAppliedTermIndex(applied);
         waiters.advance(applied.getIndex());
+        checkpoints.resume();
         LOG.info("engine in {} holds the log up to {} (revision {}); Raft replays the entries after it", engineDir,
                 marker == null ? "nothing (a new node)" : marker, markerRevision);
     }
@@ -271,7 +272,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         try {
             Engine e = engine;
             engine = null;
-            checkpoints.awaitIdle(); // none may still be linking the files the install replaces
+            checkpoints.suspend(); // none may still be linking the files the install replaces
             if (e != null) {
                 flushAndClose(e);
             }
@@ -536,12 +537,12 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
      */
     @Override
     public long takeSnapshot() throws IOException {
+        boolean now = checkpoints.takeNowRequest();
         Engine e = engine;
         if (failure != null || e == null) {
             TermIndex d = durable;
             return d == null ? RaftLog.INVALID_LOG_INDEX : d.getIndex();
         }
-        boolean now = checkpoints.takeNowRequest();
         if (deferSnapshotForStagedPeers()) {
             return RaftLog.INVALID_LOG_INDEX;
         }

@@ -630,31 +630,42 @@ public final class RaftNode implements AutoCloseable {
         LOG.info("leadership transferred to node {}", id);
     }
 
-    /** Takes a checkpoint on this node now (flush; the log may then be purged); returns the index it covers. */
+    /**
+     * Takes a checkpoint on this node now (flush; the log may then be purged); returns the index it
+     * covers, at least the index applied at the call.
+     */
     public long checkpoint(Duration timeout) throws IOException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        stateMachine.checkpoints().requestNow();
-        while (true) {
-            Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
-            SnapshotManagementRequest request = SnapshotManagementRequest.newCreate(localClientId, selfId, groupId,
-                    callIds.incrementAndGet(), left.toMillis(), 1);
-            RaftClientReply reply = await(server.snapshotManagementAsync(request), left, "taking a checkpoint");
-            content(reply);
-            if (stateMachine.checkpoints().nowPending()) {
+        long appliedAtCall = stateMachine.getLastAppliedTermIndex().getIndex();
+        CheckpointScheduler checkpoints = stateMachine.checkpoints();
+        checkpoints.requestNow();
+        try {
+            while (true) {
+                Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
+                SnapshotManagementRequest request = SnapshotManagementRequest.newCreate(localClientId, selfId, groupId,
+                        callIds.incrementAndGet(), left.toMillis(), 1);
+                RaftClientReply reply = await(server.snapshotManagementAsync(request), left, "taking a checkpoint");
+                content(reply);
+                if (!checkpoints.nowPending() || reply.getLogIndex() >= appliedAtCall) {
+                    // Taken by the state machine, or answered by Ratis without asking it because the
+                    // engine's files already held everything applied (its creation gap).
+                    if (reply.getLogIndex() < 0) {
+                        // The state machine took none: it is adding a member (see StagedPeers), or it failed.
+                        throw new NodeUnavailableException("node " + config.nodeId() + " took no checkpoint now"
+                                + stateMachine.snapshotDeferral().map(peers -> ": it is adding " + peers
+                                + ", which reads the log a checkpoint would purge; retry once it has joined").orElse(""));
+                    }
+                    return reply.getLogIndex();
+                }
                 // Ratis answered a request made just before ours (the report of a background
                 // checkpoint), whose snapshot began before we asked: ask again.
                 if (System.nanoTime() - deadline > 0) {
-                    throw new TimeoutException("taking a checkpoint took longer than " + timeout);
+                    throw new TimeoutException("taking a checkpoint did not finish within " + timeout.toMillis() + " ms");
                 }
-                continue;
             }
-            if (reply.getLogIndex() < 0) {
-                // The state machine took none: it is adding a member (see StagedPeers), or it failed.
-                throw new NodeUnavailableException("node " + config.nodeId() + " took no checkpoint now"
-                        + stateMachine.snapshotDeferral().map(peers -> ": it is adding " + peers
-                        + ", which reads the log a checkpoint would purge; retry once it has joined").orElse(""));
-            }
-            return reply.getLogIndex();
+        } finally {
+            // Whatever ended the call, no later snapshot may take this request on the apply thread.
+            checkpoints.cancelNow();
         }
     }
 

@@ -109,6 +109,79 @@ class CheckpointSchedulerTest {
     }
 
     @Test
+    void keepsCountingWhileOneRunsAndStartsTheNextOnceItIsDone() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger started = new AtomicInteger();
+        Supplier<Checkpoint> counted = () -> {
+            started.incrementAndGet();
+            return engine.checkpoint();
+        };
+        assertThat(checkpointer.start(held(entered, release))).isTrue();
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+        for (int i = 0; i < 4; i++) {
+            checkpointer.applied(10, counted); // due after three, but one runs
+        }
+        release.countDown();
+        assertThat(announced.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(started).hasValue(0);
+        checkpointer.applied(10, counted);
+        assertThat(announced.tryAcquire(30, TimeUnit.SECONDS)).as("the count was kept: due at once").isTrue();
+        assertThat(started).hasValue(1);
+    }
+
+    @Test
+    void suspendWaitsForTheRunningOneAndStartsNoneUntilResumed() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        assertThat(checkpointer.start(held(entered, release))).isTrue();
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+        Thread suspending = Thread.ofPlatform().start(checkpointer::suspend);
+        release.countDown();
+        suspending.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(suspending.isAlive()).isFalse();
+        assertThat(taken).as("suspend returned after the running one finished").hasValue(1);
+
+        assertThat(checkpointer.start(engine::checkpoint)).isFalse();
+        for (int i = 0; i < 5; i++) {
+            checkpointer.applied(10, engine::checkpoint);
+        }
+        checkpointer.awaitIdle();
+        assertThat(taken).hasValue(1);
+        checkpointer.resume();
+        assertThat(checkpointer.start(engine::checkpoint)).isTrue();
+        checkpointer.awaitIdle();
+        assertThat(taken).hasValue(2);
+    }
+
+    @Test
+    void waitingForACheckpointDoesNotWaitForItsAnnouncement() throws Exception {
+        // Ratis may hold its server lock while it pauses the state machine, which waits for the
+        // checkpoint; announcing takes that lock, so the wait must not include the announcement.
+        CountDownLatch announcing = new CountDownLatch(1);
+        CountDownLatch lockFreed = new CountDownLatch(1);
+        CheckpointScheduler blocked = new CheckpointScheduler("test-blocked", 1, Long.MAX_VALUE, () -> { }, () -> {
+            announcing.countDown();
+            try {
+                lockFreed.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            assertThat(blocked.start(engine::checkpoint)).isTrue();
+            assertThat(announcing.await(30, TimeUnit.SECONDS)).isTrue();
+            Thread suspending = Thread.ofPlatform().start(blocked::suspend);
+            suspending.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(suspending.isAlive()).as("suspend returned although the announcement still waits").isFalse();
+            assertThat(lockFreed.getCount()).isEqualTo(1);
+        } finally {
+            lockFreed.countDown();
+            blocked.close();
+        }
+    }
+
+    @Test
     void anOperatorsRequestIsTakenOnce() {
         assertThat(checkpointer.nowPending()).isFalse();
         checkpointer.requestNow();
@@ -116,6 +189,9 @@ class CheckpointSchedulerTest {
         assertThat(checkpointer.takeNowRequest()).isTrue();
         assertThat(checkpointer.nowPending()).isFalse();
         assertThat(checkpointer.takeNowRequest()).isFalse();
+        checkpointer.requestNow();
+        checkpointer.cancelNow();
+        assertThat(checkpointer.takeNowRequest()).as("withdrawn").isFalse();
     }
 
     @Test
