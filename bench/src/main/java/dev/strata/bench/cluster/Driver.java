@@ -12,8 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Runs one workload on one system and turns what happened into a {@link RunResult}: finds the
  * route ({@link Routes}), runs the closed or open loop over a warm-up and a measured window, and
- * samples the CPU time of the system's server processes and of this driver at the window's two
- * ends. The one place both commands measure through, so {@code cluster} and {@code versus-etcd}
+ * samples the CPU time of the system's server processes and of this driver, and the bytes the
+ * servers wrote to storage, at the window's two ends. The one place both commands measure through, so {@code cluster} and {@code versus-etcd}
  * report the same figures the same way.
  *
  * @param warmup        unmeasured time before each measured window
@@ -45,17 +45,17 @@ record Driver(Duration warmup, Duration duration, Duration deadline, Duration st
         Issuer issuer = Issuer.of(target, workload.op(), route, keyspace);
         Outcomes outcomes = new Outcomes();
         Window window = Window.of(System.nanoTime(), warmup, duration);
-        CompletableFuture<CpuSample> cpu = cpuOver(window, serverPids);
+        CompletableFuture<ResourceSample> usage = usageOver(window, serverPids);
         if (workload.openLoop()) {
             new OpenLoop(issuer, window, outcomes).run(workload.rate(), workload.maxInFlight(), drainLimit());
         } else {
             new ClosedLoop(issuer, window, Long.MAX_VALUE, workload.concurrency(), outcomes).run(drainLimit());
         }
-        CpuSample used;
+        ResourceSample used;
         try {
-            used = cpu.get();
+            used = usage.get();
         } catch (ExecutionException e) {
-            throw new IllegalStateException("the CPU sampler failed", e.getCause());
+            throw new IllegalStateException("the resource sampler failed", e.getCause());
         }
         return result(target.system(), round, workload, route, window, outcomes, used);
     }
@@ -81,7 +81,7 @@ record Driver(Duration warmup, Duration duration, Duration deadline, Duration st
     }
 
     private static RunResult result(String system, int round, Workload w, Route route, Window window, Outcomes outcomes,
-                                    CpuSample used) {
+                                    ResourceSample used) {
         double seconds = window.measuredSeconds();
         long ok = outcomes.successes();
         long inWindow = outcomes.successesInWindow();
@@ -92,7 +92,7 @@ record Driver(Duration warmup, Duration duration, Duration deadline, Duration st
                 LatencySummary.of(outcomes.latencies()), failed, failures.getOrDefault(Failures.TIMED_OUT, 0L),
                 failures.getOrDefault(Failures.NOT_SENT, 0L), failures,
                 perOp(used.serverNanos(), inWindow), used.serverNanos() < 0 ? null : used.serverNanos() / 1e9 / seconds,
-                perOp(used.driverNanos(), inWindow));
+                perOp(used.driverNanos(), inWindow), bytesPerOp(used.serverWriteBytes(), inWindow));
     }
 
     /** Microseconds of CPU per successful operation; null when the CPU time is unknown or nothing succeeded. */
@@ -100,15 +100,20 @@ record Driver(Duration warmup, Duration duration, Duration deadline, Duration st
         return cpuNanos < 0 || ops == 0 ? null : cpuNanos / 1e3 / ops;
     }
 
-    /** Samples CPU time at the window's measured start and at its end, on a thread of its own. */
-    private static CompletableFuture<CpuSample> cpuOver(Window window, List<Long> serverPids) {
-        CompletableFuture<CpuSample> result = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().name("cpu-sampler").start(() -> {
+    /** Bytes per successful operation; null when the bytes are unknown or nothing succeeded. */
+    private static Double bytesPerOp(long bytes, long ops) {
+        return bytes < 0 || ops == 0 ? null : (double) bytes / ops;
+    }
+
+    /** Samples CPU time and bytes written at the window's measured start and at its end, on a thread of its own. */
+    private static CompletableFuture<ResourceSample> usageOver(Window window, List<Long> serverPids) {
+        CompletableFuture<ResourceSample> result = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("usage-sampler").start(() -> {
             try {
                 sleepUntil(window.measureStart());
-                CpuSample before = CpuSample.now(serverPids);
+                ResourceSample before = ResourceSample.now(serverPids);
                 sleepUntil(window.end());
-                result.complete(CpuSample.now(serverPids).minus(before));
+                result.complete(ResourceSample.now(serverPids).minus(before));
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }

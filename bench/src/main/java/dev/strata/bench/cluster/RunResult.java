@@ -30,10 +30,14 @@ import java.util.Map;
  *                            null when unknown
  * @param serverCpuCores      the same CPU time over the window's length: cores kept busy
  * @param driverCpuMicrosPerOp this driver's CPU time per successful operation of the window
+ * @param serverWrittenBytesPerOp the bytes the server processes wrote to storage in the window
+ *                            (summed over the processes: logs, tables, compactions) per successful
+ *                            operation of the window; null when unknown
  */
 record RunResult(String system, int round, String workload, Op op, int valueSize, Placement to, String loop,
                  Integer concurrency, Double offeredOpsPerSecond, Integer maxInFlight, List<String> endpoints,
                  double seconds, long succeeded, double opsPerSecond, LatencySummary latencyMicros,
                  long failed, long timedOut, long notSent, Map<String, Long> failures,
-                 Double serverCpuMicrosPerOp, Double serverCpuCores, Double driverCpuMicrosPerOp) {
+                 Double serverCpuMicrosPerOp, Double serverCpuCores, Double driverCpuMicrosPerOp,
+                 Double serverWrittenBytesPerOp) {
 }

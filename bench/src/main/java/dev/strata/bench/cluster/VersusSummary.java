@@ -26,15 +26,16 @@ record VersusSummary(int rounds, List<Row> rows) {
      * @param opsPerSecondPerRound every round's throughput, in round order, to see the spread
      */
     record Figures(String system, int rounds, double opsPerSecond, Double p50Micros, Double p99Micros,
-                   Double serverCpuMicrosPerOp, Double driverCpuMicrosPerOp, long failed, long timedOut, long notSent,
-                   List<Double> opsPerSecondPerRound) {}
+                   Double serverCpuMicrosPerOp, Double driverCpuMicrosPerOp, Double serverWrittenBytesPerOp,
+                   long failed, long timedOut, long notSent, List<Double> opsPerSecondPerRound) {}
 
     /**
      * Strata / etcd, each the median of the per-round ratios; null where a figure is missing or etcd's is 0.
      *
      * @param throughputPerRound every round's throughput ratio, in round order
      */
-    record Ratios(Double throughput, List<Double> throughputPerRound, Double p50, Double p99, Double serverCpuPerOp) {}
+    record Ratios(Double throughput, List<Double> throughputPerRound, Double p50, Double p99, Double serverCpuPerOp,
+                  Double serverWrittenBytesPerOp) {}
 
     /**
      * Summarises {@code runs} (measured rounds only, round >= 1) of the systems {@code strata} and
@@ -71,6 +72,7 @@ record VersusSummary(int rounds, List<Row> rows) {
                 Stats.medianOrNull(of(runs, r -> r.succeeded() == 0 ? null : r.latencyMicros().p99())),
                 Stats.medianOrNull(of(runs, RunResult::serverCpuMicrosPerOp)),
                 Stats.medianOrNull(of(runs, RunResult::driverCpuMicrosPerOp)),
+                Stats.medianOrNull(of(runs, RunResult::serverWrittenBytesPerOp)),
                 runs.stream().mapToLong(RunResult::failed).sum(),
                 runs.stream().mapToLong(RunResult::timedOut).sum(),
                 runs.stream().mapToLong(RunResult::notSent).sum(),
@@ -83,6 +85,7 @@ record VersusSummary(int rounds, List<Row> rows) {
         List<Double> p50 = new ArrayList<>();
         List<Double> p99 = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();
+        List<Double> written = new ArrayList<>();
         for (Map.Entry<Integer, RunResult> e : strata.entrySet()) {
             RunResult a = e.getValue();
             RunResult b = etcd.get(e.getKey());
@@ -95,9 +98,10 @@ record VersusSummary(int rounds, List<Row> rows) {
             p50.add(latencies ? Stats.ratio(a.latencyMicros().p50(), b.latencyMicros().p50()) : null);
             p99.add(latencies ? Stats.ratio(a.latencyMicros().p99(), b.latencyMicros().p99()) : null);
             cpu.add(Stats.ratio(a.serverCpuMicrosPerOp(), b.serverCpuMicrosPerOp()));
+            written.add(Stats.ratio(a.serverWrittenBytesPerOp(), b.serverWrittenBytesPerOp()));
         }
         return new Ratios(Stats.medianOrNull(throughput), throughput, Stats.medianOrNull(p50), Stats.medianOrNull(p99),
-                Stats.medianOrNull(cpu));
+                Stats.medianOrNull(cpu), Stats.medianOrNull(written));
     }
 
     private static List<Double> of(List<RunResult> runs, Function<RunResult, Double> figure) {
