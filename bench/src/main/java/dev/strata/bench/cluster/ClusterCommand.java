@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -90,7 +91,7 @@ public final class ClusterCommand implements Callable<Integer> {
             }
             RunTable.header(System.out);
             for (Workload w : options.workloads(valueSize, placements)) {
-                RunResult r = driver.run(target, w, keyspace, pids, 0);
+                RunResult r = driver.run(target, w, keyspace, pids, Optional.empty(), 0);
                 runs.add(r);
                 RunTable.row(System.out, r);
                 target.betweenRuns();

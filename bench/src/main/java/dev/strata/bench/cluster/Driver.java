@@ -5,6 +5,7 @@ import dev.strata.client.bench.LatencySummary;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.LockSupport;
@@ -12,8 +13,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Runs one workload on one system and turns what happened into a {@link RunResult}: finds the
  * route ({@link Routes}), runs the closed or open loop over a warm-up and a measured window, and
- * samples the CPU time of the system's server processes and of this driver, and the bytes the
- * servers wrote to storage, at the window's two ends. The one place both commands measure through, so {@code cluster} and {@code versus-etcd}
+ * samples the CPU time of the system's server processes and of this driver, the bytes the
+ * servers wrote to storage and the bytes their device wrote, at the window's two ends. The one place both commands measure through, so {@code cluster} and {@code versus-etcd}
  * report the same figures the same way.
  *
  * @param warmup        unmeasured time before each measured window
@@ -37,15 +38,16 @@ record Driver(Duration warmup, Duration duration, Duration deadline, Duration st
      *
      * @param keyspace   keys and values of the workload's value size
      * @param serverPids the system's server processes, for CPU per operation; empty when unknown
+     * @param device     the block device of the servers' data, for its bytes written per operation; empty when unknown
      * @throws IllegalStateException when the route cannot be found (no leader, no follower)
      */
-    RunResult run(KvTarget target, Workload workload, Keyspace keyspace, List<Long> serverPids, int round)
-            throws InterruptedException {
+    RunResult run(KvTarget target, Workload workload, Keyspace keyspace, List<Long> serverPids,
+                  Optional<BlockDevice> device, int round) throws InterruptedException {
         Route route = route(target, workload.to());
         Issuer issuer = Issuer.of(target, workload.op(), route, keyspace);
         Outcomes outcomes = new Outcomes();
         Window window = Window.of(System.nanoTime(), warmup, duration);
-        CompletableFuture<ResourceSample> usage = usageOver(window, serverPids);
+        CompletableFuture<ResourceSample> usage = usageOver(window, serverPids, device);
         if (workload.openLoop()) {
             new OpenLoop(issuer, window, outcomes).run(workload.rate(), workload.maxInFlight(), drainLimit());
         } else {
@@ -92,7 +94,8 @@ record Driver(Duration warmup, Duration duration, Duration deadline, Duration st
                 LatencySummary.of(outcomes.latencies()), failed, failures.getOrDefault(Failures.TIMED_OUT, 0L),
                 failures.getOrDefault(Failures.NOT_SENT, 0L), failures,
                 perOp(used.serverNanos(), inWindow), used.serverNanos() < 0 ? null : used.serverNanos() / 1e9 / seconds,
-                perOp(used.driverNanos(), inWindow), bytesPerOp(used.serverWriteBytes(), inWindow));
+                perOp(used.driverNanos(), inWindow), bytesPerOp(used.serverWriteBytes(), inWindow),
+                bytesPerOp(used.deviceWriteBytes(), inWindow));
     }
 
     /** Microseconds of CPU per successful operation; null when the CPU time is unknown or nothing succeeded. */
@@ -106,14 +109,15 @@ record Driver(Duration warmup, Duration duration, Duration deadline, Duration st
     }
 
     /** Samples CPU time and bytes written at the window's measured start and at its end, on a thread of its own. */
-    private static CompletableFuture<ResourceSample> usageOver(Window window, List<Long> serverPids) {
+    private static CompletableFuture<ResourceSample> usageOver(Window window, List<Long> serverPids,
+                                                              Optional<BlockDevice> device) {
         CompletableFuture<ResourceSample> result = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("usage-sampler").start(() -> {
             try {
                 sleepUntil(window.measureStart());
-                ResourceSample before = ResourceSample.now(serverPids);
+                ResourceSample before = ResourceSample.now(serverPids, device);
                 sleepUntil(window.end());
-                result.complete(ResourceSample.now(serverPids).minus(before));
+                result.complete(ResourceSample.now(serverPids, device).minus(before));
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }

@@ -32,12 +32,17 @@ import java.util.Map;
  * @param driverCpuMicrosPerOp this driver's CPU time per successful operation of the window
  * @param serverWrittenBytesPerOp the bytes the server processes wrote to storage in the window
  *                            (summed over the processes: logs, tables, compactions) per successful
- *                            operation of the window; null when unknown
+ *                            operation of the window; null when unknown. Pages count each time a
+ *                            process makes them dirty, so a page rewritten after every fsync counts
+ *                            every time, and a file deleted before write-back counts too
+ * @param deviceWrittenBytesPerOp the bytes the servers' block device wrote in the window per
+ *                            successful operation of the window ({@link BlockDevice}: what the disk
+ *                            saw, every process's); null when unknown
  */
 record RunResult(String system, int round, String workload, Op op, int valueSize, Placement to, String loop,
                  Integer concurrency, Double offeredOpsPerSecond, Integer maxInFlight, List<String> endpoints,
                  double seconds, long succeeded, double opsPerSecond, LatencySummary latencyMicros,
                  long failed, long timedOut, long notSent, Map<String, Long> failures,
                  Double serverCpuMicrosPerOp, Double serverCpuCores, Double driverCpuMicrosPerOp,
-                 Double serverWrittenBytesPerOp) {
+                 Double serverWrittenBytesPerOp, Double deviceWrittenBytesPerOp) {
 }

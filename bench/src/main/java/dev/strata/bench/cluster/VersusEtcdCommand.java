@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
@@ -105,6 +106,9 @@ public final class VersusEtcdCommand implements Callable<Integer> {
     @Mixin
     DriverOptions options;
 
+    /** The device both clusters' data is on, for the bytes it wrote in each window; empty when unknown. */
+    private Optional<BlockDevice> device = Optional.empty();
+
     /** The settings of one comparison, for the report. */
     record Settings(int rounds, List<Integer> valueSizes, List<String> ops, List<Placement> to, List<Integer> concurrency,
                     List<Double> rates, Integer maxInFlight, int keys, int durationSeconds, int warmupSeconds,
@@ -153,6 +157,7 @@ public final class VersusEtcdCommand implements Callable<Integer> {
         // Both clusters start at once; neither is waited for before the other is started.
         Path etcdDir = Files.createDirectories(work.resolve("etcd"));
         Path strataDir = Files.createDirectories(work.resolve("strata"));
+        device = BlockDevice.of(work);
         LocalEtcd etcdCluster = LocalEtcd.start(etcd.toAbsolutePath(), etcdDir, etcdFlags, group);
         LocalStrata strataCluster = LocalStrata.start(strata.classpath(), nodeHeap, nodeJavaOptions, strataDir, strataFlags,
                 group);
@@ -164,6 +169,7 @@ public final class VersusEtcdCommand implements Callable<Integer> {
                 etcdCluster.pids());
         System.out.printf(Locale.ROOT, "strata: %s at %s, pids %s; server jar %s%n", provenance.strataVersion(),
                 strataCluster.endpoints(), strataCluster.pids(), provenance.strataServerJar());
+        System.out.println("data on: " + device.map(BlockDevice::toString).orElse("no block device found (no device writes)"));
         System.out.printf(Locale.ROOT, "machine: %d cores, %s; driver JVM %s; commit %s%s%n", provenance.machine().cores(),
                 provenance.cpuModel(), provenance.machine().jvmVersion(), provenance.commit(),
                 Boolean.TRUE.equals(provenance.worktreeModified()) ? " (work tree modified)" : "");
@@ -234,7 +240,7 @@ public final class VersusEtcdCommand implements Callable<Integer> {
                     continue;
                 }
                 for (KvTarget t : order) {
-                    RunResult r = driver.run(t, w, keyspace, pids.get(t), round);
+                    RunResult r = driver.run(t, w, keyspace, pids.get(t), device, round);
                     into.add(r);
                     RunTable.row(System.out, r);
                     t.betweenRuns();

@@ -27,7 +27,7 @@ record VersusSummary(int rounds, List<Row> rows) {
      */
     record Figures(String system, int rounds, double opsPerSecond, Double p50Micros, Double p99Micros,
                    Double serverCpuMicrosPerOp, Double driverCpuMicrosPerOp, Double serverWrittenBytesPerOp,
-                   long failed, long timedOut, long notSent, List<Double> opsPerSecondPerRound) {}
+                   Double deviceWrittenBytesPerOp, long failed, long timedOut, long notSent, List<Double> opsPerSecondPerRound) {}
 
     /**
      * Strata / etcd, each the median of the per-round ratios; null where a figure is missing or etcd's is 0.
@@ -35,7 +35,7 @@ record VersusSummary(int rounds, List<Row> rows) {
      * @param throughputPerRound every round's throughput ratio, in round order
      */
     record Ratios(Double throughput, List<Double> throughputPerRound, Double p50, Double p99, Double serverCpuPerOp,
-                  Double serverWrittenBytesPerOp) {}
+                  Double serverWrittenBytesPerOp, Double deviceWrittenBytesPerOp) {}
 
     /**
      * Summarises {@code runs} (measured rounds only, round >= 1) of the systems {@code strata} and
@@ -73,6 +73,7 @@ record VersusSummary(int rounds, List<Row> rows) {
                 Stats.medianOrNull(of(runs, RunResult::serverCpuMicrosPerOp)),
                 Stats.medianOrNull(of(runs, RunResult::driverCpuMicrosPerOp)),
                 Stats.medianOrNull(of(runs, RunResult::serverWrittenBytesPerOp)),
+                Stats.medianOrNull(of(runs, RunResult::deviceWrittenBytesPerOp)),
                 runs.stream().mapToLong(RunResult::failed).sum(),
                 runs.stream().mapToLong(RunResult::timedOut).sum(),
                 runs.stream().mapToLong(RunResult::notSent).sum(),
@@ -86,6 +87,7 @@ record VersusSummary(int rounds, List<Row> rows) {
         List<Double> p99 = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();
         List<Double> written = new ArrayList<>();
+        List<Double> deviceWritten = new ArrayList<>();
         for (Map.Entry<Integer, RunResult> e : strata.entrySet()) {
             RunResult a = e.getValue();
             RunResult b = etcd.get(e.getKey());
@@ -99,9 +101,10 @@ record VersusSummary(int rounds, List<Row> rows) {
             p99.add(latencies ? Stats.ratio(a.latencyMicros().p99(), b.latencyMicros().p99()) : null);
             cpu.add(Stats.ratio(a.serverCpuMicrosPerOp(), b.serverCpuMicrosPerOp()));
             written.add(Stats.ratio(a.serverWrittenBytesPerOp(), b.serverWrittenBytesPerOp()));
+            deviceWritten.add(Stats.ratio(a.deviceWrittenBytesPerOp(), b.deviceWrittenBytesPerOp()));
         }
         return new Ratios(Stats.medianOrNull(throughput), throughput, Stats.medianOrNull(p50), Stats.medianOrNull(p99),
-                Stats.medianOrNull(cpu), Stats.medianOrNull(written));
+                Stats.medianOrNull(cpu), Stats.medianOrNull(written), Stats.medianOrNull(deviceWritten));
     }
 
     private static List<Double> of(List<RunResult> runs, Function<RunResult, Double> figure) {

@@ -19,7 +19,7 @@ class VersusSummaryTest {
         return new RunResult(system, round, PUT, Op.PUT, 256, Placement.LEADER, "closed", 16, null, null,
                 List.of("127.0.0.1:1"), 10, (long) (opsPerSecond * 10), opsPerSecond,
                 new LatencySummary((long) (opsPerSecond * 10), p50, p50, p50, p99, p99, p99), failed, timedOut, 0, failures,
-                cpu, null, 10.0, cpu == null ? null : cpu * 100);
+                cpu, null, 10.0, cpu == null ? null : cpu * 100, cpu == null ? null : cpu * 10);
     }
 
     @Test
@@ -42,6 +42,8 @@ class VersusSummaryTest {
         assertThat(row.strataOverEtcd().serverCpuPerOp()).isEqualTo(3.0); // 3, 2, 5
         assertThat(row.strataOverEtcd().serverWrittenBytesPerOp()).isEqualTo(3.0);
         assertThat(row.strata().serverWrittenBytesPerOp()).isEqualTo(25_000.0);
+        assertThat(row.strataOverEtcd().deviceWrittenBytesPerOp()).isEqualTo(3.0);
+        assertThat(row.etcd().deviceWrittenBytesPerOp()).isEqualTo(1_000.0);
     }
 
     @Test
@@ -64,6 +66,7 @@ class VersusSummaryTest {
         assertThat(r.p50()).as("no successful etcd operation: no latency to compare").isNull();
         assertThat(r.serverCpuPerOp()).isNull();
         assertThat(r.serverWrittenBytesPerOp()).isNull();
+        assertThat(r.deviceWrittenBytesPerOp()).isNull();
     }
 
     @Test
