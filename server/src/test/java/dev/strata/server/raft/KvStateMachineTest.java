@@ -182,6 +182,21 @@ class KvStateMachineTest {
     }
 
     @Test
+    void theOpenLogSegmentIsFilledWithZerosOnlyAPageAheadOfItsEntries() throws Exception {
+        node = start(Map.of());
+        for (int i = 0; i < 20; i++) {
+            put("k" + i, "v".repeat(100));
+        }
+        Path open;
+        try (Stream<Path> files = Files.walk(dir)) {
+            open = files.filter(f -> f.getFileName().toString().startsWith("log_inprogress_")).findFirst().orElseThrow();
+        }
+        // 20 entries of about 150 bytes: zeros 4 MiB ahead would make the file at least that long,
+        // and the disk would be written twice for every entry.
+        assertThat(Files.size(open)).isLessThan(RaftSettings.LOG_PREALLOCATION + 20 * 1024);
+    }
+
+    @Test
     void anOperatorsCheckpointCoversEverythingAppliedEvenTwiceInARow() throws Exception {
         node = start(Map.of());
         put("a", "1");
