@@ -14,8 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  * Runs one workload on one system and turns what happened into a {@link RunResult}: finds the
  * route ({@link Routes}), runs the closed or open loop over a warm-up and a measured window, and
  * samples the CPU time of the system's server processes and of this driver, the bytes the
- * servers wrote to storage and the bytes their device wrote, at the window's two ends. The one place both commands measure through, so {@code cluster} and {@code versus-etcd}
- * report the same figures the same way.
+ * servers wrote to storage and the bytes their device wrote, at the window's two ends. The one
+ * place both commands measure through, so {@code cluster} and {@code versus-etcd} report the same
+ * figures the same way.
  *
  * @param warmup        unmeasured time before each measured window
  * @param duration      the measured window

@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
         description = {"Starts a three-member etcd and a three-node Strata on this machine and measures both with the same "
                 + "driver: put, linearizable get and serializable get, closed loop (--concurrency) or open loop (--rate), "
                 + "to the leader or a follower; medians of the rounds and per-round ratios strata / etcd, failures apart, "
-                + "CPU per operation of each system.",
+                + "CPU and bytes written per operation of each system.",
                 "Build etcd with bench/etcd/build-etcd.sh DIR, then pass --etcd DIR/etcd."})
 public final class VersusEtcdCommand implements Callable<Integer> {
     @Spec
