@@ -6,10 +6,11 @@ import java.nio.file.Path;
 
 /**
  * The bytes another process has written to storage, from Linux's {@code /proc/PID/io}:
- * {@code write_bytes}, counted when the process dirties a page of a file (or writes directly), so
- * buffered writes count before the kernel writes them back and every file counts, logs, tables
- * and files deleted since. It measures a Go server and a Java one by the same yardstick: the
- * write amplification of the whole server, not of one of its files.
+ * {@code write_bytes}, counted when the process makes a clean page of a file dirty (or writes
+ * directly). Every file counts, logs, tables and files deleted before write-back, and a page
+ * written again after an fsync counts again, so a log fsynced after every append counts far more
+ * than the disk writes; {@link BlockDevice} gives what the disk saw. It attributes writes to a Go
+ * server and a Java one by the same yardstick.
  */
 final class ProcIo {
     private static final String WRITE_BYTES = "write_bytes:";
