@@ -115,6 +115,20 @@ final class RecoveryCommand implements Callable<Integer> {
                     + "keeps one (default: ${DEFAULT-VALUE}); --no-class-archive measures a node's first start after a build.")
     boolean classArchive;
 
+    @Option(names = "--save-crash", paramLabel = "DIR",
+            description = "After every node was killed, save a copy of the cluster's directory (a crash image) to DIR/run<I>-n<SIZE> "
+                    + "before restarting it, for --from-crash.")
+    Path saveCrash;
+
+    @Option(names = "--from-crash", paramLabel = "IMAGE",
+            description = "Skip the load: restart the cluster --restarts times, each from a fresh copy of a crash image saved by "
+                    + "--save-crash, and time each restart (--node-setting may differ from the image's run).")
+    Path fromCrash;
+
+    @Option(names = "--restarts", defaultValue = "3", paramLabel = "N",
+            description = "Restarts from the crash image with --from-crash (default: ${DEFAULT-VALUE}).")
+    int restarts;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON to FILE.")
     Path json;
 
@@ -150,6 +164,16 @@ final class RecoveryCommand implements Callable<Integer> {
                 jvm = ServerClassArchive.train(root.path().resolve("class-archive"), settings, jvm, timeout);
             }
             System.out.println("node JVM: " + jvm + "; node settings: " + settings);
+            if (fromCrash != null) {
+                var results = CrashRestarts.run(fromCrash, root.path(), !root.deleteOnClose(), restarts, settings, jvm, timeout);
+                var report = new CrashRestarts.Report(startedAt, MachineInfo.current(), fromCrash.toString(), jvm, settings, results);
+                report.print(System.out);
+                if (json != null) {
+                    JsonReport.write(json, report);
+                    System.out.println("JSON report: " + json);
+                }
+                return 0;
+            }
             options = new RecoveryReport.Options(sizes, seed, NODES, inFlight, valueSize, deleteFraction, keyFraction,
                     List.of(CRASH_FROM, CRASH_TO), steady.toMillis() / 1e3, jvm, settings,
                     "SDK defaults: timeout 5 s, 8 attempts, backoff 50 ms to 1 s, cool-down 5 s", root.path().toString());
@@ -179,6 +203,12 @@ final class RecoveryCommand implements Callable<Integer> {
     private void validate() {
         if (sizes.isEmpty() || sizes.stream().anyMatch(n -> n < 1000 || n > Integer.MAX_VALUE)) {
             throw new ParameterException(spec.commandLine(), "--sizes must each be in [1000, 2^31 - 1], were " + sizes);
+        }
+        if (restarts < 1) {
+            throw new ParameterException(spec.commandLine(), "--restarts must be >= 1, was " + restarts);
+        }
+        if (fromCrash != null && saveCrash != null) {
+            throw new ParameterException(spec.commandLine(), "--from-crash restarts a saved image; it cannot also --save-crash");
         }
         if (inFlight < 1 || timeoutSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--in-flight and --timeout must be >= 1, were " + inFlight + ", "
@@ -232,6 +262,11 @@ final class RecoveryCommand implements Callable<Integer> {
             RecoveryReport.Crash crash = loadAndCrash(cluster, truth, values, random, crashAt, fraction, "n" + size);
             System.out.printf(Locale.ROOT, "killed every node after %.1f s of load (%.0f cmd/s; %d in flight); restarting ...%n",
                     crash.loadSeconds(), crash.commandsPerSecond(), crash.inFlightAtCrash());
+            if (saveCrash != null) {
+                Path image = saveCrash.resolve(clusterDir.getFileName());
+                CrashImage.save(cluster, clusterDir, image);
+                System.out.println("crash image saved to " + image);
+            }
             RecoveryReport.Restart restart = new ClusterRestart(cluster, timeout).run();
             System.out.printf(Locale.ROOT, "serving %.2f s after the restart (leader at %.2f s, every node caught up at %.2f s, "
                             + "up to %d entries replayed)%n", restart.servingSeconds(), restart.leaderSeconds(),
@@ -312,7 +347,7 @@ final class RecoveryCommand implements Callable<Integer> {
     }
 
     /** Whether every node holds the same keys, values and revisions (each read locally). */
-    private static boolean replicasIdentical(ProcessCluster cluster) {
+    static boolean replicasIdentical(ProcessCluster cluster) {
         List<ProcessCluster.Digest> digests = cluster.memberIds().stream().map(cluster::digest).toList();
         return digests.stream().distinct().count() == 1;
     }
