@@ -56,6 +56,7 @@ final class ClusterRestart {
         Watch watch = new Watch(ids, start);
         Thread watcher = Thread.ofPlatform().name("restart-watch").daemon().start(watch);
         long serving = awaitServing(start);
+        Map<Long, ThreadCpu> cpu = cpuOf(ids);
         watcher.join(timeout.toMillis());
         if (watcher.isAlive()) {
             watcher.interrupt();
@@ -69,7 +70,20 @@ final class ClusterRestart {
         List<RecoveryReport.NodeStart> nodes = new ArrayList<>(watch.nodes.values());
         return new RecoveryReport.Restart(seconds(start, serving), nodes.stream().mapToDouble(RecoveryReport.NodeStart::upSeconds)
                 .min().orElse(Double.NaN), nodes.stream().mapToDouble(RecoveryReport.NodeStart::upSeconds).max().orElse(Double.NaN),
-                seconds(start, watch.leaderAt), seconds(start, caughtUp), commit, nodes);
+                seconds(start, watch.leaderAt), seconds(start, caughtUp), commit, nodes, cpu);
+    }
+
+    /** Each node's CPU so far, by what its threads do; a node whose process is gone is left out. */
+    private Map<Long, ThreadCpu> cpuOf(List<Long> ids) {
+        Map<Long, ThreadCpu> cpu = new TreeMap<>();
+        for (long id : ids) {
+            try {
+                cpu.put(id, ThreadCpu.of(cluster.process(id).pid()));
+            } catch (IOException gone) {
+                System.err.println("node " + id + "'s CPU is unknown: " + gone);
+            }
+        }
+        return cpu;
     }
 
     /** Probes until one linearizable read succeeds; returns when it completed ({@link System#nanoTime}). */

@@ -271,6 +271,9 @@ final class RecoveryCommand implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "serving %.2f s after the restart (leader at %.2f s, every node caught up at %.2f s, "
                             + "up to %d entries replayed)%n", restart.servingSeconds(), restart.leaderSeconds(),
                     restart.caughtUpSeconds(), restart.replayedEntries());
+            restart.cpuAtServing().forEach((id, cpu) -> System.out.printf(Locale.ROOT,
+                    "  node %d until then: CPU %.2f s, of it JIT compilers %.2f s, collector %.2f s%n", id, cpu.totalSeconds(),
+                    cpu.compilerSeconds(), cpu.gcSeconds()));
             GroundTruth.Verification verification = verify(cluster, truth, values);
             boolean identical = replicasIdentical(cluster);
             System.out.println("check: " + verification + (identical ? "; replicas identical" : "; REPLICAS DIFFER"));

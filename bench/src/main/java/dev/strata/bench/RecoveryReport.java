@@ -59,9 +59,10 @@ record RecoveryReport(String startedAt, MachineInfo machine, Options options, Li
      * @param caughtUpSeconds until every node had applied the leader's commit index
      * @param commitIndex     the leader's commit index once every node caught up
      * @param nodes           each node as it first answered Status
+     * @param cpuAtServing    each node process's CPU from its start until the cluster served (three nodes share the machine's cores)
      */
     record Restart(double servingSeconds, double firstUpSeconds, double allUpSeconds, double leaderSeconds,
-                   double caughtUpSeconds, long commitIndex, List<NodeStart> nodes) {
+                   double caughtUpSeconds, long commitIndex, List<NodeStart> nodes, Map<Long, ThreadCpu> cpuAtServing) {
         /** The most log entries a node had to apply again: commit index minus its durable index at start. */
         @JsonProperty
         long replayedEntries() {

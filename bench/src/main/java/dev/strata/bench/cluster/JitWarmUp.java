@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * {@code C1 CompilerThread<n>} and {@code C2 CompilerThread<n>}, which the kernel cuts to 15
  * characters.
  */
-final class JitWarmUp {
+public final class JitWarmUp {
     /** The compilers' CPU, as a share of one core, under which a pass counts as warm. */
     static final double QUIET_SHARE = 0.05;
 
@@ -35,7 +35,7 @@ final class JitWarmUp {
     }
 
     /** Whether a thread's name ({@code comm}) is one of HotSpot's JIT compiler threads. */
-    static boolean isCompilerThread(String comm) {
+    public static boolean isCompilerThread(String comm) {
         String name = comm.strip();
         return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
     }

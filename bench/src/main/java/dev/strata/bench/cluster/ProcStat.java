@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
  * parentheses ({@code (my (odd) name)}); the kernel writes nothing after the last {@code ')'}
  * but numbers, so the fields are counted from there.
  */
-final class ProcStat {
+public final class ProcStat {
     /** Clock ticks per second ({@code getconf CLK_TCK}); 100 on every Linux in common use. */
-    static final long CLOCK_TICKS = clockTicks();
+    public static final long CLOCK_TICKS = clockTicks();
 
     private ProcStat() {}
 
@@ -25,7 +25,7 @@ final class ProcStat {
      *
      * @throws IllegalArgumentException when the line is not in that format
      */
-    static long cpuTicks(String stat) {
+    public static long cpuTicks(String stat) {
         int close = stat.lastIndexOf(')');
         if (close < 0) {
             throw new IllegalArgumentException("not a /proc/PID/stat line: " + stat);
@@ -43,7 +43,7 @@ final class ProcStat {
      *
      * @throws IOException when there is no such process (or no /proc)
      */
-    static long cpuNanos(long pid) throws IOException {
+    public static long cpuNanos(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
         return cpuTicks(stat) * (1_000_000_000L / CLOCK_TICKS);
     }
