@@ -110,6 +110,11 @@ final class RecoveryCommand implements Callable<Integer> {
                     + "repeatable.")
     Map<String, String> nodeOverrides = new LinkedHashMap<>();
 
+    @Option(names = "--node-java-option", paramLabel = "FLAG",
+            description = "A JVM flag for every node, after the benchmark's own (repeatable), e.g. "
+                    + "--node-java-option=-XX:TieredStopAtLevel=1. None by default.")
+    List<String> nodeJavaOptions = new ArrayList<>();
+
     @Option(names = "--class-archive", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Nodes map a class-data sharing archive, trained first on a cluster of their own, as bin/strata-server "
                     + "keeps one (default: ${DEFAULT-VALUE}); --no-class-archive measures a node's first start after a build.")
@@ -163,6 +168,8 @@ final class RecoveryCommand implements Callable<Integer> {
                 System.out.println("training the nodes' class-data archive ...");
                 jvm = ServerClassArchive.train(root.path().resolve("class-archive"), settings, jvm, timeout);
             }
+            jvm = new ArrayList<>(jvm);
+            jvm.addAll(nodeJavaOptions);
             System.out.println("node JVM: " + jvm + "; node settings: " + settings);
             if (fromCrash != null) {
                 var results = CrashRestarts.run(fromCrash, root.path(), !root.deleteOnClose(), restarts, settings, jvm, timeout);
