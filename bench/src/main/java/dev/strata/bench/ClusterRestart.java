@@ -96,6 +96,11 @@ final class ClusterRestart {
                 if (System.nanoTime() - start > timeout.toNanos()) {
                     throw new IllegalStateException("no linearizable read succeeded within " + timeout.toSeconds() + " s of the restart");
                 }
+                for (long id : cluster.memberIds()) {
+                    if (!cluster.running(id)) {
+                        throw new IllegalStateException("node " + id + " exited during the restart; its log: " + cluster.log(id));
+                    }
+                }
                 List<String> order = new ArrayList<>(endpoints);
                 Collections.rotate(order, n);
                 StrataClient probe = StrataClient.builder().endpoints(order).timeout(PROBE_TIMEOUT)

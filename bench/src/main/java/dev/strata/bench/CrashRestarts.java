@@ -67,6 +67,9 @@ final class CrashRestarts {
                         "  node %d until then: CPU %.2f s, of it JIT compilers %.2f s, collector %.2f s%n", id,
                         cpu.totalSeconds(), cpu.compilerSeconds(), cpu.gcSeconds()));
                 results.add(new Result(restart, identical));
+                // A graceful stop, so what a node records until it exits (a flight recording given by
+                // --node-java-option, say) is written out.
+                cluster.memberIds().forEach(cluster::terminate);
             }
             if (!keep) {
                 FileLinks.deleteTree(dir);

@@ -111,7 +111,7 @@ final class RecoveryCommand implements Callable<Integer> {
     Map<String, String> nodeOverrides = new LinkedHashMap<>();
 
     @Option(names = "--node-java-option", paramLabel = "FLAG",
-            description = "A JVM flag for every node, after the benchmark's own (repeatable), e.g. "
+            description = "A JVM flag for every node and the archive's training, after the benchmark's own (repeatable), e.g. "
                     + "--node-java-option=-XX:TieredStopAtLevel=1. None by default.")
     List<String> nodeJavaOptions = new ArrayList<>();
 
@@ -156,7 +156,9 @@ final class RecoveryCommand implements Callable<Integer> {
             settings.put(name, value);
         });
         // As bin/strata-server runs a node: the heap fixed, G1 aiming at 20 ms pauses (bin/lib/server.sh).
-        List<String> jvm = List.of("-Xms" + nodeHeap, "-Xmx" + nodeHeap, "-XX:MaxGCPauseMillis=20");
+        List<String> jvm = new ArrayList<>(List.of("-Xms" + nodeHeap, "-Xmx" + nodeHeap, "-XX:MaxGCPauseMillis=20"));
+        // Before the archive's training: an archive serves only a JVM started with the flags it was made with.
+        jvm.addAll(nodeJavaOptions);
         String startedAt = Instant.now().toString();
         System.out.printf(Locale.ROOT, "strata-bench recovery: %d node processes, sizes %s, seed %d, %d in flight, %d-byte values, "
                 + "%.0f%% deletes%n", NODES, sizes, seed, inFlight, valueSize, deleteFraction * 100);
@@ -168,8 +170,6 @@ final class RecoveryCommand implements Callable<Integer> {
                 System.out.println("training the nodes' class-data archive ...");
                 jvm = ServerClassArchive.train(root.path().resolve("class-archive"), settings, jvm, timeout);
             }
-            jvm = new ArrayList<>(jvm);
-            jvm.addAll(nodeJavaOptions);
             System.out.println("node JVM: " + jvm + "; node settings: " + settings);
             if (fromCrash != null) {
                 var results = CrashRestarts.run(fromCrash, root.path(), !root.deleteOnClose(), restarts, settings, jvm, timeout);
