@@ -37,8 +37,14 @@ strata_server_gc_flags() {
 
 # Prints the JVM flags the server needs on the java at $1: native access for the codecs' JNI and,
 # from JDK 23 on, permission for the Netty that Ratis shades to use sun.misc.Unsafe without warnings.
+# Multi-release jars are read as plain jars, which makes zstd-jni use its JNI binding on every JDK:
+# the binding it ships for JDK 22+ (java.lang.foreign) links its native functions on first use, a
+# quarter of a second and 0.4 s of CPU per JVM, more than a tenth of a restart's CPU on two cores,
+# and compresses no faster (docs/benchmarks.md, "Where a restart's time goes"). The other
+# multi-release jars on the class path hold only module descriptors and Jackson's optional
+# number parsers.
 strata_server_jvm_flags() {
-  local flags="--enable-native-access=ALL-UNNAMED" major
+  local flags="--enable-native-access=ALL-UNNAMED -Djdk.util.jar.enableMultiRelease=false" major
   major="$(strata_java_major "$1")"
   if (( ${major:-0} >= 23 )); then
     flags+=" --sun-misc-unsafe-memory-access=allow"
@@ -49,7 +55,10 @@ strata_server_jvm_flags() {
 # Sets STRATA_SERVER_CDS_FLAGS to the JVM flags of the server's class-data sharing archive, kept
 # beside the jar ($2) and used by the java at $1: mapping the classes a node loaded before instead
 # of loading them again takes seconds off a node's start. When the archive is there, the flags map
-# it. When it is missing, one node (the one that takes the lock on fd 9, which stays with the JVM
+# it. Its name carries a fingerprint of the java, the flags above and STRATA_SERVER_JAVA_OPTS: an
+# archive serves only a JVM that reads the jars as the one that wrote it did (with multi-release
+# jars read otherwise, a class mapped from the archive can name one the jar no longer offers).
+# When it is missing, one node (the one that takes the lock on fd 9, which stays with the JVM
 # through exec) writes the classes it loaded to a file of its own when it stops gracefully
 # (-XX:ArchiveClassesAtExit); a later start, once no such writer is alive, checks that file
 # (checksums and the jars it was made from) and renames it to the archive. The others start
@@ -59,13 +68,17 @@ strata_server_jvm_flags() {
 # java; expand the array as ${STRATA_SERVER_CDS_FLAGS[@]+"${STRATA_SERVER_CDS_FLAGS[@]}"}, as it
 # may be empty.
 strata_server_cds() {
-  local java="$1" jar="$2" target archive classpath partial
+  local java="$1" jar="$2" target archive classpath partial key file
   target="$(dirname "$jar")"
-  archive="$target/strata-server.jsa"
+  key="$(printf '%s|%s|%s' "$(readlink -f "$java")" "$(strata_server_jvm_flags "$java")" "${STRATA_SERVER_JAVA_OPTS:-}" | cksum)"
+  archive="$target/strata-server-${key%% *}.jsa"
   classpath="$jar:$target/lib/*"
-  if [[ -e "$archive" && -n "$(find "$jar" "$target/lib" -newer "$archive" -print -quit)" ]]; then
-    rm -f "$archive"
-  fi
+  rm -f "$target/strata-server.jsa" "$target"/strata-server.jsa.*.partial # unfingerprinted, from before
+  for file in "$target"/strata-server-*.jsa; do
+    if [[ -e "$file" && -n "$(find "$jar" "$target/lib" -newer "$file" -print -quit)" ]]; then
+      rm -f "$file"
+    fi
+  done
   STRATA_SERVER_CDS_FLAGS=()
   if ! command -v flock >/dev/null || ! { exec 9>>"$archive.lock" && flock -n 9; }; then
     # A writer is alive (or locks are unavailable): map a finished archive if there is one.

@@ -91,11 +91,11 @@ final class LocalStrata {
 
     /**
      * bin/lib/server.sh's flags: the heap fixed, its collector's pause goal, native access for the
-     * codecs, Unsafe for Ratis' Netty on JDK 23+.
+     * codecs, zstd-jni's JNI binding, Unsafe for Ratis' Netty on JDK 23+.
      */
     static List<String> jvmFlags(String heap) {
         List<String> flags = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:MaxGCPauseMillis=20",
-                "--enable-native-access=ALL-UNNAMED"));
+                "--enable-native-access=ALL-UNNAMED", "-Djdk.util.jar.enableMultiRelease=false"));
         if (Runtime.version().feature() >= 23) {
             flags.add("--sun-misc-unsafe-memory-access=allow");
         }

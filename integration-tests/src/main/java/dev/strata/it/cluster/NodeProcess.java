@@ -56,6 +56,7 @@ public final class NodeProcess {
         command.add(java);
         command.addAll(jvmOptions);
         command.add("--enable-native-access=ALL-UNNAMED");
+        command.add("-Djdk.util.jar.enableMultiRelease=false"); // zstd-jni's JNI binding, as bin/lib/server.sh chooses
         if (Runtime.version().feature() >= 23) {
             command.add("--sun-misc-unsafe-memory-access=allow"); // the Netty that Ratis shades, as bin/strata-server does
         }
