@@ -138,6 +138,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private final AtomicLong snapshotsTaken = new AtomicLong();
     private final AtomicLong snapshotCalls = new AtomicLong();
     private final CheckpointScheduler checkpoints;
+    /** Asks Ratis to purge the log the engine's flushes made redundant between checkpoints. */
+    private final LogPurgeTrigger logPurges;
     /** The staged peers for which the last snapshot was deferred; written by the updater thread. */
     private volatile List<RaftPeerId> snapshotDeferredFor = List.of();
     private final CheckpointStats checkpointStats = new CheckpointStats();
@@ -186,9 +188,11 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
      * @param validator                checks commands in {@link #startTransaction}
      * @param snapshotThresholdEntries take a checkpoint after this many log entries since the last one
      * @param snapshotThresholdBytes   or after this many log bytes
+     * @param logSegmentSize           the Raft log's segment size: after each segment's worth of log that
+     *                                 the engine's flushes made durable, Ratis is asked to purge it
      */
     public KvStateMachine(Path engineDir, EngineOptions engineOptions, RequestValidator validator,
-                          long snapshotThresholdEntries, long snapshotThresholdBytes) {
+                          long snapshotThresholdEntries, long snapshotThresholdBytes, long logSegmentSize) {
         boolean restartCache = engineOptions.walMode() == WalMode.NO_SYNC && engineOptions.walRecovery() == WalRecovery.POINT_IN_TIME;
         if (!restartCache && engineOptions.walMode() != WalMode.DISABLED) {
             throw new IllegalArgumentException("the engine under Raft must run with WalMode.NO_SYNC and WalRecovery.POINT_IN_TIME, "
@@ -201,6 +205,10 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         this.applier = new CommandApplier(reader);
         this.checkpoints = new CheckpointScheduler("strata-checkpoint", snapshotThresholdEntries, snapshotThresholdBytes,
                 snapshotsTaken::incrementAndGet, this::announceCheckpoint);
+        this.logPurges = new LogPurgeTrigger(logSegmentSize, () -> {
+            TermIndex d = durableTermIndex();
+            return d == null ? 0 : d.getIndex();
+        }, () -> CompletableFuture.runAsync(this::announceCheckpoint));
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -456,6 +464,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             }
             advance(ti);
             checkpoints.applied(entry.getSerializedSize(), e::checkpoint);
+            logPurges.applied(entry.getSerializedSize());
             if (proposals) {
                 return CompletableFuture.completedFuture(new OutcomesMessage(r.outcomes()));
             }
@@ -509,8 +518,10 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     }
 
     /**
-     * Asks Ratis for a snapshot after a background checkpoint, from the checkpoint's thread: the
-     * request is served by the apply thread, whose {@link #takeSnapshot()} reports the checkpoint.
+     * Asks Ratis for a snapshot after a background checkpoint, from the checkpoint's thread, or
+     * after a flush made a segment of log durable ({@link LogPurgeTrigger}), from a pool thread:
+     * the request is served by the apply thread, whose {@link #takeSnapshot()} reports what the
+     * engine's files hold, and Ratis purges its log up to that.
      */
     private void announceCheckpoint() {
         try {
@@ -518,12 +529,12 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             server.snapshotManagementAsync(SnapshotManagementRequest.newCreate(SNAPSHOT_CLIENT, getId(), getGroupId(),
                     snapshotCalls.incrementAndGet(), 60_000, 1)).whenComplete((reply, e) -> {
                         if (e != null || !reply.isSuccess()) {
-                            LOG.warn("reporting a checkpoint to Raft failed; the log is purged after the next one: {}",
+                            LOG.warn("reporting the engine's durable index to Raft failed; the log is purged after the next report: {}",
                                     e != null ? e.toString() : reply.getException());
                         }
                     });
         } catch (RuntimeException e) {
-            LOG.warn("cannot report a checkpoint to Raft; the log is purged after the next one: {}", e.toString());
+            LOG.warn("cannot report the engine's durable index to Raft; the log is purged after the next report: {}", e.toString());
         }
     }
 

@@ -140,7 +140,7 @@ public final class RaftNode implements AutoCloseable {
                 .deltaRetention(config.deltaRetention())
                 .build();
         this.stateMachine = new KvStateMachine(config.engineDir(), engineOptions, new RequestValidator(config.limits()),
-                config.snapshotThresholdEntries(), config.snapshotThresholdBytes());
+                config.snapshotThresholdEntries(), config.snapshotThresholdBytes(), config.logSegmentSize());
         stateMachine.setLeaderClientAddresses(this::leaderClientAddress);
         stateMachine.setCheckpointCredentials(tls.clientPortChannelCredentials());
         // A leader whose engine failed refuses every write: let a healthy voter lead instead.

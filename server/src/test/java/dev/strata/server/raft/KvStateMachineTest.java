@@ -197,6 +197,33 @@ class KvStateMachineTest {
     }
 
     @Test
+    void theLogIsPurgedUpToTheEnginesFlushesWithoutACheckpoint() throws Exception {
+        Map<String, String> settings = Map.of(
+                "strata.raft.log.segment-size", "64KiB",
+                "strata.raft.snapshot.threshold-entries", "1000000000",
+                "strata.raft.snapshot.threshold-bytes", "1GiB");
+        node = start(settings);
+        String value = "v".repeat(1000);
+        // About 3 MiB of puts: the engine flushes its 1 MiB write buffer a few times.
+        for (int i = 0; i < 3000; i++) {
+            put("k" + i, value + i);
+        }
+        Await.until(() -> node.status().logStartIndex() > 0, WAIT, "the log to be purged up to the engine's flushes");
+        NodeStatus status = node.status();
+        assertThat(node.stateMachine().snapshotsTaken()).as("no checkpoint was taken").isZero();
+        assertThat(status.logStartIndex()).as("only what the engine's files hold is purged")
+                .isLessThanOrEqualTo(status.durableIndex() + 1);
+
+        // A restart reads the shorter log and the engine's files: every write is there.
+        node.close();
+        node = start(settings);
+        for (int i = 0; i < 3000; i += 97) {
+            assertThat(get(node, "k" + i)).isEqualTo(value + i);
+        }
+        assertThat(get(node, "k2999")).isEqualTo(value + 2999);
+    }
+
+    @Test
     void anOperatorsCheckpointCoversEverythingAppliedEvenTwiceInARow() throws Exception {
         node = start(Map.of());
         put("a", "1");
