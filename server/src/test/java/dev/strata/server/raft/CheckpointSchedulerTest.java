@@ -124,6 +124,8 @@ class CheckpointSchedulerTest {
         }
         release.countDown();
         assertThat(announced.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
+        // The announcement runs apart from the checkpoint's thread and can come before that thread is done.
+        checkpointer.awaitIdle();
         assertThat(started).hasValue(0);
         checkpointer.applied(10, counted);
         assertThat(announced.tryAcquire(30, TimeUnit.SECONDS)).as("the count was kept: due at once").isTrue();
