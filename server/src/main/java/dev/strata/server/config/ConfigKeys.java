@@ -82,7 +82,8 @@ public final class ConfigKeys {
     public static final ConfigKey SNAPSHOT_BYTES = new ConfigKey("strata.raft.snapshot.threshold-bytes", "--snapshot-threshold-bytes",
             "256MiB", "Also take a checkpoint after this many bytes of log entries since the last one.");
     public static final ConfigKey LOG_SEGMENT_SIZE = new ConfigKey("strata.raft.log.segment-size", "--log-segment-size", "32MiB",
-            "Size of one Raft log segment file; the log is purged a whole segment at a time.");
+            "Size of one Raft log segment file; the log is purged a whole segment at a time, after each segment's worth "
+                    + "that the engine's flushes made durable.");
     public static final ConfigKey WRITE_BUFFER_SIZE = new ConfigKey("strata.engine.write-buffer-size", "--write-buffer-size", "32MiB",
             "Engine memtable size before it is flushed to a table.");
     public static final ConfigKey BLOCK_CACHE_SIZE = new ConfigKey("strata.engine.block-cache-size", "--block-cache-size", "64MiB",
