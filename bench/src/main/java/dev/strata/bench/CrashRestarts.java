@@ -35,8 +35,10 @@ final class CrashRestarts {
                         restarts.get(i).replicasIdentical() ? "identical" : "DIFFER");
             }
             double[] serving = restarts.stream().mapToDouble(r -> r.restart().servingSeconds()).sorted().toArray();
-            out.printf(Locale.ROOT, "serving after the restart: median %.2f s of %d (min %.2f, max %.2f)%n",
-                    serving[serving.length / 2], serving.length, serving[0], serving[serving.length - 1]);
+            int n = serving.length;
+            double median = n % 2 == 1 ? serving[n / 2] : (serving[n / 2 - 1] + serving[n / 2]) / 2;
+            out.printf(Locale.ROOT, "serving after the restart: median %.2f s of %d (min %.2f, max %.2f)%n", median, n,
+                    serving[0], serving[n - 1]);
         }
     }
 
