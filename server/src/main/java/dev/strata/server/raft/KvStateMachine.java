@@ -204,11 +204,11 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         this.reader = new KvReader(validator.limits());
         this.applier = new CommandApplier(reader);
         this.checkpoints = new CheckpointScheduler("strata-checkpoint", snapshotThresholdEntries, snapshotThresholdBytes,
-                snapshotsTaken::incrementAndGet, this::announceCheckpoint);
+                snapshotsTaken::incrementAndGet, this::reportDurableIndex);
         this.logPurges = new LogPurgeTrigger(logSegmentSize, () -> {
             TermIndex d = durableTermIndex();
             return d == null ? 0 : d.getIndex();
-        }, () -> CompletableFuture.runAsync(this::announceCheckpoint));
+        }, () -> CompletableFuture.runAsync(this::reportDurableIndex));
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -523,7 +523,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
      * the request is served by the apply thread, whose {@link #takeSnapshot()} reports what the
      * engine's files hold, and Ratis purges its log up to that.
      */
-    private void announceCheckpoint() {
+    private void reportDurableIndex() {
         try {
             RaftServer server = getServer().join();
             server.snapshotManagementAsync(SnapshotManagementRequest.newCreate(SNAPSHOT_CLIENT, getId(), getGroupId(),
