@@ -40,7 +40,7 @@ strata_server_gc_flags() {
 # Multi-release jars are read as plain jars, which makes zstd-jni use its JNI binding on every JDK:
 # the binding it ships for JDK 22+ (java.lang.foreign) links its native functions on first use, a
 # quarter of a second and 0.4 s of CPU per JVM, more than a tenth of a restart's CPU on two cores,
-# and compresses no faster (docs/benchmarks.md, "Where a restart's time goes"). The other
+# and compresses no faster (docs/benchmarks.md, "What a restart's CPU goes to"). The other
 # multi-release jars on the class path hold only module descriptors and Jackson's optional
 # number parsers.
 strata_server_jvm_flags() {

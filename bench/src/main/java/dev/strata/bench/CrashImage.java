@@ -1,5 +1,6 @@
 package dev.strata.bench;
 
+import dev.strata.it.cluster.ClusterLayout;
 import dev.strata.it.cluster.ProcessCluster;
 
 import java.io.IOException;
@@ -34,8 +35,8 @@ final class CrashImage {
      * Node logs are left out: a restart starts its own.
      */
     static void restore(Path image, Path to) throws IOException {
-        if (!Files.isRegularFile(image.resolve(ProcessCluster.LAYOUT_FILE))) {
-            throw new IOException(image + " is not a crash image: it has no " + ProcessCluster.LAYOUT_FILE);
+        if (!Files.isRegularFile(image.resolve(ClusterLayout.FILE))) {
+            throw new IOException(image + " is not a crash image: it has no " + ClusterLayout.FILE);
         }
         if (Files.exists(to)) {
             throw new IOException(to + " already exists");

@@ -65,9 +65,7 @@ final class CrashRestarts {
                                 + "every node caught up at %.2f s, up to %d entries replayed); replicas %s%n",
                         restart.servingSeconds(), restart.firstUpSeconds(), restart.allUpSeconds(), restart.leaderSeconds(),
                         restart.caughtUpSeconds(), restart.replayedEntries(), identical ? "identical" : "DIFFER");
-                restart.cpuAtServing().forEach((id, cpu) -> System.out.printf(Locale.ROOT,
-                        "  node %d until then: CPU %.2f s, of it JIT compilers %.2f s, collector %.2f s%n", id,
-                        cpu.totalSeconds(), cpu.compilerSeconds(), cpu.gcSeconds()));
+                restart.printCpu(System.out);
                 results.add(new Result(restart, identical));
                 // A graceful stop, so what a node records until it exits (a flight recording given by
                 // --node-java-option, say) is written out.

@@ -17,7 +17,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -217,6 +219,11 @@ final class RecoveryCommand implements Callable<Integer> {
         if (fromCrash != null && saveCrash != null) {
             throw new ParameterException(spec.commandLine(), "--from-crash restarts a saved image; it cannot also --save-crash");
         }
+        if (saveCrash != null && Files.exists(saveCrash) && !isEmptyDirectory(saveCrash)) {
+            // Checked now, not after minutes of load: an image is never written over another.
+            throw new ParameterException(spec.commandLine(), "--save-crash needs a new or empty directory; " + saveCrash
+                    + " is not");
+        }
         if (inFlight < 1 || timeoutSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--in-flight and --timeout must be >= 1, were " + inFlight + ", "
                     + timeoutSeconds);
@@ -278,9 +285,7 @@ final class RecoveryCommand implements Callable<Integer> {
             System.out.printf(Locale.ROOT, "serving %.2f s after the restart (leader at %.2f s, every node caught up at %.2f s, "
                             + "up to %d entries replayed)%n", restart.servingSeconds(), restart.leaderSeconds(),
                     restart.caughtUpSeconds(), restart.replayedEntries());
-            restart.cpuAtServing().forEach((id, cpu) -> System.out.printf(Locale.ROOT,
-                    "  node %d until then: CPU %.2f s, of it JIT compilers %.2f s, collector %.2f s%n", id, cpu.totalSeconds(),
-                    cpu.compilerSeconds(), cpu.gcSeconds()));
+            restart.printCpu(System.out);
             GroundTruth.Verification verification = verify(cluster, truth, values);
             boolean identical = replicasIdentical(cluster);
             System.out.println("check: " + verification + (identical ? "; replicas identical" : "; REPLICAS DIFFER"));
@@ -353,6 +358,14 @@ final class RecoveryCommand implements Callable<Integer> {
             Iterator<GroundTruth.Observed> observed = all
                     .map(kv -> new GroundTruth.Observed(RecoveryLoad.keyNumber(kv.key()), kv.value())).iterator();
             return truth.verify(observed, values::of);
+        }
+    }
+
+    private static boolean isEmptyDirectory(Path dir) {
+        try (Stream<Path> children = Files.list(dir)) {
+            return children.findAny().isEmpty();
+        } catch (IOException e) {
+            return false; // not a directory, or unreadable: not a place to save into
         }
     }
 

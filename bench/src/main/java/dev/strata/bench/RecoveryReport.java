@@ -68,6 +68,12 @@ record RecoveryReport(String startedAt, MachineInfo machine, Options options, Li
         long replayedEntries() {
             return nodes.stream().mapToLong(n -> Math.max(0, commitIndex - n.durableIndex())).max().orElse(0);
         }
+
+        /** One line per node: its CPU until the cluster served. */
+        void printCpu(PrintStream out) {
+            cpuAtServing.forEach((id, cpu) -> out.printf(Locale.ROOT, "  node %d until then: CPU %.2f s, of it JIT compilers %.2f s, "
+                    + "collector %.2f s%n", id, cpu.totalSeconds(), cpu.compilerSeconds(), cpu.gcSeconds()));
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.strata.bench;
 
+import dev.strata.it.cluster.ClusterLayout;
 import dev.strata.it.cluster.ProcessCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +21,7 @@ class CrashImageTest {
     private Path image() throws IOException {
         Path image = tmp.resolve("image");
         Files.createDirectories(image.resolve("node1/raft/current"));
-        Files.writeString(image.resolve(ProcessCluster.LAYOUT_FILE), "node.1=7001,7002,7003\nnode.2=7011,7012,7013\n");
+        Files.writeString(image.resolve(ClusterLayout.FILE), "node.1=7001,7002,7003\nnode.2=7011,7012,7013\n");
         Files.writeString(image.resolve("node1/raft/current/log_0-9"), "entries");
         Files.writeString(image.resolve("node1.log"), "the first run's output");
         return image;
@@ -32,7 +33,7 @@ class CrashImageTest {
         CrashImage.restore(image(), copy);
 
         assertThat(copy.resolve("node1/raft/current/log_0-9")).hasContent("entries");
-        assertThat(copy.resolve(ProcessCluster.LAYOUT_FILE)).exists();
+        assertThat(copy.resolve(ClusterLayout.FILE)).exists();
         assertThat(copy.resolve("node1.log")).doesNotExist();
     }
 
@@ -64,7 +65,7 @@ class CrashImageTest {
     @Test
     void refusesAMalformedLayout() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("bad"));
-        Files.writeString(dir.resolve(ProcessCluster.LAYOUT_FILE), "node.1=7001,7002\n");
+        Files.writeString(dir.resolve(ClusterLayout.FILE), "node.1=7001,7002\n");
         assertThatThrownBy(() -> ProcessCluster.adopt(dir, Map.of(), List.of())).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("malformed line");
     }

@@ -35,7 +35,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -140,22 +139,13 @@ public final class ProcessCluster implements AutoCloseable {
         return c;
     }
 
-    /** The file in a cluster's directory that {@link #saveLayout()} writes and {@link #adopt} reads. */
-    public static final String LAYOUT_FILE = "cluster-layout.properties";
-
     /**
-     * Writes which ports each initial member listens on into the cluster's directory, so that a
-     * copy of the directory taken while every node is stopped can be started again by
-     * {@link #adopt}: the nodes' Raft logs name these addresses.
+     * Records which ports each initial member listens on in the cluster's directory
+     * ({@link ClusterLayout}), so that a copy of the directory taken while every node is stopped
+     * can be started again by {@link #adopt}.
      */
     public void saveLayout() {
-        Properties p = new Properties();
-        initial.values().forEach(n -> p.setProperty("node." + n.id(), n.clientPort() + "," + n.raftPort() + "," + n.proxyPort()));
-        try (var out = Files.newBufferedWriter(dir.resolve(LAYOUT_FILE))) {
-            p.store(out, "ProcessCluster layout: node.ID=clientPort,raftPort,proxyPort");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the layout of " + dir, e);
-        }
+        ClusterLayout.write(dir, initial.values());
     }
 
     /**
@@ -165,26 +155,11 @@ public final class ProcessCluster implements AutoCloseable {
      * @throws IllegalArgumentException when the directory holds no layout or a malformed one
      */
     public static ProcessCluster adopt(Path dir, Map<String, String> overrides, List<String> jvmOptions) {
-        Properties p = new Properties();
-        try (var in = Files.newBufferedReader(dir.resolve(LAYOUT_FILE))) {
-            p.load(in);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("no cluster layout in " + dir + " (" + e.getMessage() + ")", e);
-        }
         ProcessCluster c = new ProcessCluster(dir, overrides, jvmOptions);
-        for (String name : p.stringPropertyNames()) {
-            String[] ports = p.getProperty(name).split(",");
-            if (!name.startsWith("node.") || ports.length != 3) {
-                throw new IllegalArgumentException("malformed line in " + dir.resolve(LAYOUT_FILE) + ": " + name);
-            }
-            long id = Long.parseLong(name.substring("node.".length()));
-            Node n = new Node(id, Integer.parseInt(ports[0]), Integer.parseInt(ports[1]), Integer.parseInt(ports[2]), false);
-            c.initial.put(id, n);
-            c.members.put(id, n);
-            c.nextId = Math.max(c.nextId, id + 1);
-        }
-        if (c.initial.isEmpty()) {
-            throw new IllegalArgumentException("the cluster layout in " + dir + " names no node");
+        for (Node n : ClusterLayout.read(dir)) {
+            c.initial.put(n.id(), n);
+            c.members.put(n.id(), n);
+            c.nextId = Math.max(c.nextId, n.id() + 1);
         }
         return c;
     }

@@ -463,8 +463,9 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
                 }
             }
             advance(ti);
-            checkpoints.applied(entry.getSerializedSize(), e::checkpoint);
-            logPurges.applied(entry.getSerializedSize());
+            int entryBytes = entry.getSerializedSize();
+            checkpoints.applied(entryBytes, e::checkpoint);
+            logPurges.applied(entryBytes);
             if (proposals) {
                 return CompletableFuture.completedFuture(new OutcomesMessage(r.outcomes()));
             }
