@@ -71,6 +71,8 @@ class CheckpointSchedulerTest {
         assertThat(engine.latestCheckpoint()).isNotNull();
         assertThat(engine.latestCheckpoint().sequence()).isEqualTo(engine.lastSequence());
 
+        // The announcement runs apart from the checkpoint's thread and can come before that thread is done.
+        checkpointer.awaitIdle();
         assertThat(checkpointer.start(engine::checkpoint)).as("free again once the first is done").isTrue();
         assertThat(announced.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
         assertThat(taken).hasValue(2);
