@@ -289,11 +289,19 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** Replays the logs newer than the manifest's log number into a table, then starts a fresh log. */
+    /**
+     * Replays the logs newer than the manifest's log number into a memtable, then starts a fresh
+     * log. The replayed memtable is flushed as an L0 table, or, with
+     * {@link EngineOptions#flushAfterRecovery()} off and a clean replay, kept as the active
+     * memtable: the manifest's log number stays, so the replayed logs stay live until its flush.
+     */
     private void recover() throws IOException {
         WalReplay replay = WalReplay.run(dir, versions.logNumber(), versions.lastSequence(), options.walRecovery());
         lastSequence = Math.max(versions.lastSequence(), replay.lastSequence());
         visibleSequence = lastSequence;
+        MemTable recovered = replay.memTable();
+        boolean keep = !recovered.isEmpty() && !options.flushAfterRecovery() && replay.clean()
+                && options.walMode() != WalMode.DISABLED;
 
         // Without a log the number is never a file's, but moving the log number past every
         // replayed log still lets them be deleted.
@@ -302,9 +310,28 @@ public final class Engine implements AutoCloseable {
             wal = LogWriter.create(FileNames.wal(dir, newWal));
             VersionSet.syncDirectory(dir);
         }
+        if (keep) {
+            mem = recovered;
+        } else {
+            flushRecovered(recovered, newWal);
+            mem = new MemTable(newWal);
+        }
+        publishMemTables();
+        obsoleteFiles.delete();
+        LOG.info("opened {}: {} (replayed {} log records{}, last sequence {})", dir, versions.current(),
+                replay.records(), keep ? ", kept in the memtable" : "", lastSequence);
+        mutex.lock();
+        try {
+            scheduleAfterFlushes(); // the open's flush of the replayed log may have been provisional
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** Writes the replayed memtable as an L0 table (if it holds anything) and moves the log number to {@code newWal}. */
+    private void flushRecovered(MemTable recovered, long newWal) throws IOException {
         long coveredBefore = versions.lastSequence();
         VersionEdit.Builder edit = VersionEdit.builder().logNumber(newWal).lastSequence(lastSequence);
-        MemTable recovered = replay.memTable();
         if (!recovered.isEmpty()) {
             Version base = versions.acquireCurrent();
             try {
@@ -321,17 +348,6 @@ public final class Engine implements AutoCloseable {
             edit.appliedMarker(recovered.appliedMarker());
         }
         commitFlush(edit.build(), coveredBefore);
-        mem = new MemTable(newWal);
-        publishMemTables();
-        obsoleteFiles.delete();
-        LOG.info("opened {}: {} (replayed {} log records, last sequence {})", dir, versions.current(),
-                replay.records(), lastSequence);
-        mutex.lock();
-        try {
-            scheduleAfterFlushes(); // the open's flush of the replayed log may have been provisional
-        } finally {
-            mutex.unlock();
-        }
     }
 
     // ---------------------------------------------------------------- writes
@@ -1419,6 +1435,20 @@ public final class Engine implements AutoCloseable {
     public byte[] appliedMarker() {
         byte[] m = versions.appliedMarker();
         return m == null ? null : m.clone();
+    }
+
+    /**
+     * The marker of the newest batch applied, whether flushed or still only in a memtable and the
+     * logs, or null when none. Differs from {@link #appliedMarker()} after writes that are not
+     * flushed yet, such as those an open kept in the memtable ({@link EngineOptions#flushAfterRecovery()}).
+     */
+    public byte[] lastAppliedMarker() {
+        MemTables m = memtables;
+        byte[] marker = m.mem().appliedMarker();
+        for (int i = 0; marker == null && i < m.immsNewestFirst().size(); i++) {
+            marker = m.immsNewestFirst().get(i).appliedMarker();
+        }
+        return marker != null ? marker.clone() : appliedMarker();
     }
 
     public Path directory() {

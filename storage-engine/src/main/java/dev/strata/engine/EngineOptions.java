@@ -12,6 +12,11 @@ import java.util.Objects;
  * @param walMode                  how writes are logged before they reach a table (default {@link WalMode#SYNC})
  * @param walRecovery              what opening does with damage in the logs it replays (default
  *                                 {@link WalRecovery#STRICT})
+ * @param flushAfterRecovery       whether opening writes what it replayed from the logs as an L0 table before it
+ *                                 returns (default true); false keeps those writes in the memtable, still backed by
+ *                                 the logs they came from, until its next flush (RocksDB's
+ *                                 {@code avoid_flush_during_recovery}): a faster open, whose flush comes with the next
+ *                                 memtable's worth of writes. A replay that met damage is flushed either way.
  * @param writeBufferSize          memtable bytes before it is frozen and flushed (default 32 MiB); larger
  *                                 means fewer, larger L0 files and more memory
  * @param maxImmutableMemtables    frozen memtables waiting for flush before writes stall (default 2);
@@ -54,6 +59,7 @@ import java.util.Objects;
 public record EngineOptions(
         WalMode walMode,
         WalRecovery walRecovery,
+        boolean flushAfterRecovery,
         long writeBufferSize,
         int maxImmutableMemtables,
         int blockSize,
@@ -172,6 +178,7 @@ public record EngineOptions(
     public static final class Builder {
         private WalMode walMode = WalMode.SYNC;
         private WalRecovery walRecovery = WalRecovery.STRICT;
+        private boolean flushAfterRecovery = true;
         private long writeBufferSize = 32 * MiB;
         private int maxImmutableMemtables = 2;
         private int blockSize = (int) (16 * KiB);
@@ -206,6 +213,7 @@ public record EngineOptions(
         private Builder(EngineOptions o) {
             walMode = o.walMode;
             walRecovery = o.walRecovery;
+            flushAfterRecovery = o.flushAfterRecovery;
             writeBufferSize = o.writeBufferSize;
             maxImmutableMemtables = o.maxImmutableMemtables;
             blockSize = o.blockSize;
@@ -238,6 +246,7 @@ public record EngineOptions(
 
         public Builder walMode(WalMode v) { walMode = v; return this; }
         public Builder walRecovery(WalRecovery v) { walRecovery = v; return this; }
+        public Builder flushAfterRecovery(boolean v) { flushAfterRecovery = v; return this; }
         public Builder writeBufferSize(long bytes) { writeBufferSize = bytes; return this; }
         public Builder maxImmutableMemtables(int v) { maxImmutableMemtables = v; return this; }
         public Builder blockSize(int bytes) { blockSize = bytes; return this; }
@@ -268,7 +277,7 @@ public record EngineOptions(
         public Builder eventListener(EngineEventListener v) { eventListener = v; return this; }
 
         public EngineOptions build() {
-            return new EngineOptions(walMode, walRecovery, writeBufferSize, maxImmutableMemtables, blockSize, blockRestartInterval,
+            return new EngineOptions(walMode, walRecovery, flushAfterRecovery, writeBufferSize, maxImmutableMemtables, blockSize, blockRestartInterval,
                     bloomBitsPerKey, targetFileSize, level1MaxBytes, levelSizeMultiplier, numLevels,
                     level0CompactionTrigger, level0SlowdownTrigger, level0StopTrigger, softPendingCompactionBytes,
                     hardPendingCompactionBytes, compactionThreads, maxOpenTables, blockCacheSize, maxManifestFileSize,

@@ -26,7 +26,7 @@ import java.util.List;
  *
  * <p>With {@link WalRecovery#POINT_IN_TIME}, replay ends at the first damage of any kind and the
  * records after it are dropped with a warning; the logs are not changed, since the flush that
- * follows replay makes every replayed log obsolete.
+ * follows a replay that was not {@link #clean()} makes every replayed log obsolete.
  */
 final class WalReplay {
     private static final Logger LOG = LoggerFactory.getLogger(WalReplay.class);
@@ -34,11 +34,21 @@ final class WalReplay {
     private final MemTable memTable;
     private final long lastSequence;
     private final long records;
+    private final boolean clean;
 
-    private WalReplay(MemTable memTable, long lastSequence, long records) {
+    private WalReplay(MemTable memTable, long lastSequence, long records, boolean clean) {
         this.memTable = memTable;
         this.lastSequence = lastSequence;
         this.records = records;
+        this.clean = clean;
+    }
+
+    /**
+     * Whether every log was read to its end without damage or a torn tail: only then may the
+     * replayed memtable stay backed by those logs, since a later replay reads them the same way.
+     */
+    boolean clean() {
+        return clean;
     }
 
     MemTable memTable() {
@@ -65,10 +75,12 @@ final class WalReplay {
             }
         }
         numbers.sort(null);
-        MemTable mem = new MemTable(0);
+        // Numbered by its oldest log: a memtable kept after the open is backed by every log from there.
+        MemTable mem = new MemTable(numbers.isEmpty() ? 0 : numbers.get(0));
         long last = 0;
         long expectedNext = flushedSequence + 1;
         long count = 0;
+        boolean clean = true;
         Path torn = null;
         long tornAt = 0;
         for (long number : numbers) {
@@ -98,6 +110,7 @@ final class WalReplay {
                     count++;
                 }
                 if (reader.tornTail()) {
+                    clean = false;
                     if (recovery == WalRecovery.POINT_IN_TIME) {
                         LOG.warn("log {} has a torn tail at offset {} of {} ({}); replay ends there", path,
                                 reader.validLength(), reader.fileSize(), reader.tornTailReason());
@@ -113,6 +126,7 @@ final class WalReplay {
                 if (recovery != WalRecovery.POINT_IN_TIME) {
                     throw e;
                 }
+                clean = false;
                 // A record applied to the memtable only after it decoded whole, so the memtable
                 // holds exactly the records before the damage.
                 LOG.warn("replay of the write-ahead logs ends at damage ({}); the {} records before it are kept "
@@ -120,7 +134,7 @@ final class WalReplay {
                 break;
             }
         }
-        return new WalReplay(mem, last, count);
+        return new WalReplay(mem, last, count, clean);
     }
 
     private static void truncate(Path path, long length) throws IOException {

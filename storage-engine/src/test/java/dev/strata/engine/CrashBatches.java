@@ -24,7 +24,17 @@ final class CrashBatches {
          * value logs, with aggressive garbage collection: the child is killed while values are
          * being relocated.
          */
-        OVERWRITE
+        OVERWRITE,
+        /**
+         * APPEND, opened without a flush after recovery: each open keeps what it replayed in the
+         * memtable and its logs, so a kill soon after an open lands while those writes are in the
+         * logs alone, and the next open replays the kept logs and the newer one.
+         */
+        APPEND_REPLAY_KEPT;
+
+        boolean appends() {
+            return this != OVERWRITE;
+        }
     }
 
     static EngineOptions options(Workload w) {
@@ -32,6 +42,9 @@ final class CrashBatches {
                 .targetFileSize(64 * 1024).level1MaxBytes(256 * 1024).level0CompactionTrigger(2);
         if (w == Workload.OVERWRITE) {
             b.minBlobSize(512).valueLogFileSize(64 * 1024).valueLogGarbageRatio(0.3);
+        }
+        if (w == Workload.APPEND_REPLAY_KEPT) {
+            b.flushAfterRecovery(false);
         }
         return b.build();
     }
@@ -66,7 +79,7 @@ final class CrashBatches {
     static WriteBatch batch(Workload w, int round, int n, Random rnd, NavigableMap<byte[], byte[]> model) {
         WriteBatch b = new WriteBatch();
         String prefix = "r" + round + "/";
-        if (w == Workload.APPEND) {
+        if (w.appends()) {
             int keys = 1 + rnd.nextInt(20);
             for (int i = 0; i < keys; i++) {
                 int size = rnd.nextInt(8) == 0 ? rnd.nextInt(3000) : rnd.nextInt(100);

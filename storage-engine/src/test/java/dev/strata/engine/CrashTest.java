@@ -38,7 +38,10 @@ class CrashTest {
     void acknowledgedWritesSurviveSigkillAndBatchesAreAllOrNothing(CrashBatches.Workload workload) throws Exception {
         long seed = Seeds.seed("CrashTest " + workload);
         Random rnd = new Random(seed);
-        int[] killAfterAcks = {0, 1, 40, 150 + rnd.nextInt(100), 400 + rnd.nextInt(400), 900 + rnd.nextInt(600)};
+        int[] killAfterAcks = workload == CrashBatches.Workload.APPEND_REPLAY_KEPT
+                // Kills right after an open alternate with longer rounds that leave a memtable to replay.
+                ? new int[] {40 + rnd.nextInt(100), 0, 1, 150 + rnd.nextInt(100), 0, 5, 900 + rnd.nextInt(600), 1}
+                : new int[] {0, 1, 40, 150 + rnd.nextInt(100), 400 + rnd.nextInt(400), 900 + rnd.nextInt(600)};
         List<Long> roundSeeds = new ArrayList<>();
         for (int round = 0; round < killAfterAcks.length; round++) {
             long roundSeed = rnd.nextLong();
