@@ -95,8 +95,9 @@ import java.util.function.Function;
  * marker too, so Ratis purges only log entries the engine's files already hold.
  *
  * <p>The engine also keeps its own log, unsynced ({@link WalMode#NO_SYNC}), as a restart cache:
- * after a process crash it reopens with everything it had applied (its open replays that log and
- * flushes it), so Raft replays almost nothing. Re-applying an entry costs far more than reading
+ * after a process crash it reopens with everything it had applied (its open replays that log into
+ * its memtable and leaves the flush for later), so Raft re-applies almost nothing: it replays from
+ * the durable marker and the entries the memtable holds are skipped. Re-applying an entry costs far more than reading
  * its engine batch back: the command is decoded again and every put reads the key's previous
  * version, on cold code. After a machine crash the unsynced log may be damaged anywhere;
  * {@link WalRecovery#POINT_IN_TIME} keeps the records before the damage and Raft replays the rest.
@@ -166,7 +167,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private volatile long revision;
     /** The newest (term, index) known to be durable in the engine's files. */
     private volatile TermIndex durable;
-    /** Entries at or below this index are already in the engine's files (set when the engine opens). */
+    /** Entries at or below this index are already in the engine, flushed or in its own log (set when it opens). */
     private volatile long skipThrough = RaftLog.INVALID_LOG_INDEX;
     /** The first engine failure; once set, nothing more is applied until a restart. */
     private volatile Throwable failure;
@@ -224,7 +225,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private void openEngine() throws IOException {
         Engine opened;
         TermIndex marker;
-        long markerRevision;
+        TermIndex newest;
+        long newestRevision;
         CheckpointInstall.recover(engineDir);
         try {
             opened = Engine.open(engineDir, engineOptions);
@@ -232,9 +234,12 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             throw new IOException("cannot open the engine in " + engineDir + ": " + e.getMessage(), e);
         }
         try {
-            byte[] markerBytes = opened.appliedMarker();
-            marker = AppliedMarker.decode(markerBytes);
-            markerRevision = AppliedMarker.revision(markerBytes);
+            // The open keeps what it replayed from its own log in the memtable: those entries are
+            // applied (Raft's replay skips them) but not durable (Raft keeps them in its log).
+            marker = AppliedMarker.decode(opened.appliedMarker());
+            byte[] newestBytes = opened.lastAppliedMarker();
+            newest = AppliedMarker.decode(newestBytes);
+            newestRevision = AppliedMarker.revision(newestBytes);
             memberAddresses.clear();
             byte[][] members = KeySpace.members();
             try (KeyValueIterator it = opened.scan(members[0], members[1])) {
@@ -254,8 +259,8 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             engine = opened;
             revisionCache = new RevisionCache(RevisionCache.DEFAULT_CAPACITY);
             durable = marker;
-            skipThrough = applied.getIndex();
-            revision = markerRevision;
+            skipThrough = newest == null ? applied.getIndex() : newest.getIndex();
+            revision = newestRevision;
             failure = null;
             checkpointNeeded = null;
         } finally {
@@ -264,8 +269,13 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         setLastAppliedTermIndex(applied);
         waiters.advance(applied.getIndex());
         checkpoints.resume();
-        LOG.info("engine in {} holds the log up to {} (revision {}); Raft replays the entries after it", engineDir,
-                marker == null ? "nothing (a new node)" : marker, markerRevision);
+        if (newest != null && !newest.equals(marker)) {
+            LOG.info("engine in {} holds the log up to {} (revision {}), durable up to {}; Raft replays the entries after "
+                    + "the durable one and skips those it holds", engineDir, newest, newestRevision, marker);
+        } else {
+            LOG.info("engine in {} holds the log up to {} (revision {}); Raft replays the entries after it", engineDir,
+                    marker == null ? "nothing (a new node)" : marker, newestRevision);
+        }
     }
 
     /**
@@ -415,7 +425,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             return CompletableFuture.failedFuture(refusal(failed));
         }
         if (ti.getIndex() <= skipThrough) {
-            // Replayed after a restart, but the engine's files already hold it.
+            // Replayed after a restart, but the engine already holds it.
             advance(ti);
             return CompletableFuture.completedFuture(Message.EMPTY);
         }

@@ -133,6 +133,9 @@ public final class RaftNode implements AutoCloseable {
                 // The engine's own log, unsynced, spares a crashed node re-applying its log (see KvStateMachine).
                 .walMode(WalMode.NO_SYNC)
                 .walRecovery(WalRecovery.POINT_IN_TIME)
+                // What that log replays stays in the memtable: the flush would delay serving, and
+                // Raft keeps its log until the engine's own flushes make the entries durable.
+                .flushAfterRecovery(false)
                 .writeBufferSize(config.writeBufferSize())
                 .blockCacheSize(config.blockCacheSize())
                 .compactionThreads(config.compactionThreads())
