@@ -89,15 +89,16 @@ import java.util.function.Function;
  *
  * <p>Durability: the Raft log is the write-ahead log. Every batch written for a log entry
  * carries that entry's (term, index) as the engine's applied marker, which a flush makes
- * durable. {@link #getLatestSnapshot()} reports the durable marker, so after a restart Ratis
- * replays exactly the entries the engine's files do not hold, and {@link #applyTransaction}
- * skips any entry at or below the marker it opened with. {@link #takeSnapshot()} reports that
- * marker too, so Ratis purges only log entries the engine's files already hold.
+ * durable. {@link #takeSnapshot()} reports the durable marker, so Ratis purges only log entries
+ * the engine's files already hold.
  *
  * <p>The engine also keeps its own log, unsynced ({@link WalMode#NO_SYNC}), as a restart cache:
- * after a process crash it reopens with everything it had applied (its open replays that log into
- * its memtable and leaves the flush for later), so Raft re-applies almost nothing: it replays from
- * the durable marker and the entries the memtable holds are skipped. Re-applying an entry costs far more than reading
+ * after a process crash it reopens with everything it had applied, replaying that log into its
+ * memtable without flushing it. {@link #getLatestSnapshot()} reports the newest entry the engine
+ * held when it opened, so Ratis applies only the entries after it; the Raft log keeps every
+ * entry above the durable marker, fsynced (Ratis commits no entry its own log has not synced), so
+ * a machine crash that damages the engine's log loses nothing: the next open reports what
+ * survived and Ratis replays the rest. Re-applying an entry costs far more than reading
  * its engine batch back: the command is decoded again and every put reads the key's previous
  * version, on cold code. After a machine crash the unsynced log may be damaged anywhere;
  * {@link WalRecovery#POINT_IN_TIME} keeps the records before the damage and Raft replays the rest.
@@ -131,7 +132,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private final RequestValidator validator;
     private final KvReader reader;
     private final CommandApplier applier;
-    private final EngineSnapshotStorage storage = new EngineSnapshotStorage(this::durableTermIndex);
+    private final EngineSnapshotStorage storage = new EngineSnapshotStorage(this::snapshotTermIndex);
     private final AppliedIndexWaiters waiters = new AppliedIndexWaiters();
     private final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
     private final Map<Long, String> memberAddresses = new ConcurrentHashMap<>();
@@ -167,6 +168,11 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private volatile long revision;
     /** The newest (term, index) known to be durable in the engine's files. */
     private volatile TermIndex durable;
+    /**
+     * The newest (term, index) the engine held when it opened, flushed or only in its own log:
+     * Ratis's starting point, which a snapshot reported later must not go below.
+     */
+    private volatile TermIndex heldAtOpen;
     /** Entries at or below this index are already in the engine, flushed or in its own log (set when it opens). */
     private volatile long skipThrough = RaftLog.INVALID_LOG_INDEX;
     /** The first engine failure; once set, nothing more is applied until a restart. */
@@ -235,7 +241,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         }
         try {
             // The open keeps what it replayed from its own log in the memtable: those entries are
-            // applied (Raft's replay skips them) but not durable (Raft keeps them in its log).
+            // applied (Ratis starts after them) but not durable (Ratis keeps them in its log).
             marker = AppliedMarker.decode(opened.appliedMarker());
             byte[] newestBytes = opened.lastAppliedMarker();
             newest = AppliedMarker.decode(newestBytes);
@@ -253,13 +259,14 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
             opened.close();
             throw new IOException("cannot read the state of the engine in " + engineDir + ": " + e.getMessage(), e);
         }
-        TermIndex applied = marker == null ? TermIndex.INITIAL_VALUE : marker;
+        TermIndex applied = newest == null ? TermIndex.INITIAL_VALUE : newest;
         viewLock.writeLock().lock();
         try {
             engine = opened;
             revisionCache = new RevisionCache(RevisionCache.DEFAULT_CAPACITY);
             durable = marker;
-            skipThrough = newest == null ? applied.getIndex() : newest.getIndex();
+            heldAtOpen = newest;
+            skipThrough = applied.getIndex();
             revision = newestRevision;
             failure = null;
             checkpointNeeded = null;
@@ -269,13 +276,9 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         setLastAppliedTermIndex(applied);
         waiters.advance(applied.getIndex());
         checkpoints.resume();
-        if (newest != null && !newest.equals(marker)) {
-            LOG.info("engine in {} holds the log up to {} (revision {}), durable up to {}; Raft replays the entries after "
-                    + "the durable one and skips those it holds", engineDir, newest, newestRevision, marker);
-        } else {
-            LOG.info("engine in {} holds the log up to {} (revision {}); Raft replays the entries after it", engineDir,
-                    marker == null ? "nothing (a new node)" : marker, newestRevision);
-        }
+        LOG.info("engine in {} holds the log up to {} (revision {}; durable in its files up to {}); Raft replays the "
+                + "entries after it", engineDir, newest == null ? "nothing (a new node)" : newest, newestRevision,
+                marker == null ? "nothing" : marker);
     }
 
     /**
@@ -562,8 +565,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         boolean now = checkpoints.takeNowRequest();
         Engine e = engine;
         if (failure != null || e == null) {
-            TermIndex d = durable;
-            return d == null ? RaftLog.INVALID_LOG_INDEX : d.getIndex();
+            return purgeableIndex(durable);
         }
         if (deferSnapshotForStagedPeers()) {
             return RaftLog.INVALID_LOG_INDEX;
@@ -577,8 +579,20 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
                 return RaftLog.INVALID_LOG_INDEX;
             }
         }
-        TermIndex d = durableTermIndex();
-        return d == null ? RaftLog.INVALID_LOG_INDEX : d.getIndex();
+        return purgeableIndex(durableTermIndex());
+    }
+
+    /**
+     * The index Ratis may purge the log up to: the durable marker {@code d}, once it reaches what the
+     * engine held when it opened. Ratis started from that (see {@link #getLatestSnapshot()}) and
+     * rejects a snapshot index below it; until a flush covers it there is nothing new to purge.
+     */
+    private long purgeableIndex(TermIndex d) {
+        TermIndex held = heldAtOpen;
+        if (d == null || held != null && d.compareTo(held) < 0) {
+            return RaftLog.INVALID_LOG_INDEX;
+        }
+        return d.getIndex();
     }
 
     /** When this node takes checkpoints; an operator's goes through {@link CheckpointScheduler#requestNow()}. */
@@ -637,6 +651,16 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     @Override
     public SnapshotInfo getLatestSnapshot() {
         return storage.getLatestSnapshot();
+    }
+
+    /**
+     * What Ratis sees as the snapshot: the newest of the durable marker and what the engine held when
+     * it opened. Ratis applies the entries after it, and never sees it go back.
+     */
+    private TermIndex snapshotTermIndex() {
+        TermIndex d = durableTermIndex();
+        TermIndex held = heldAtOpen;
+        return held == null || d != null && d.compareTo(held) >= 0 ? d : held;
     }
 
     /** The engine's durable marker, read fresh while it is open (flushes move it without telling us). */

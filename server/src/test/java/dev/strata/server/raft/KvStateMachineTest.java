@@ -127,9 +127,10 @@ class KvStateMachineTest {
         node.close();
         node = start(Map.of("strata.data.dir", crashed.toString()));
         // The engine's open replayed its own log into its memtable without flushing it: the durable
-        // marker is where it was, and Raft skipped the entries the memtable held instead of applying
-        // them again (which would have made each key's version 2).
+        // marker is where it was, and Ratis started after what the memtable held instead of applying
+        // those entries again (which would have made each key's version 2).
         assertThat(node.status().durableIndex()).isEqualTo(durableBefore);
+        assertThat(node.stateMachine().getLatestSnapshot().getIndex()).isGreaterThan(durableBefore);
         for (int i = 0; i < 50; i++) {
             GetResponse r = getResponse(node, "k" + i);
             assertThat(r.getKv().getValue().toStringUtf8()).isEqualTo("v" + i);
@@ -236,6 +237,55 @@ class KvStateMachineTest {
             assertThat(get(node, "k" + i)).isEqualTo(value + i);
         }
         assertThat(get(node, "k2999")).isEqualTo(value + 2999);
+    }
+
+    @Test
+    void afterACrashTheLogIsPurgedOnlyOnceFlushesCoverWhatTheEngineHeldAtOpen(@TempDir Path crashed) throws Exception {
+        Map<String, String> settings = Map.of(
+                "strata.raft.log.segment-size", "64KiB",
+                "strata.raft.snapshot.threshold-entries", "1000000000",
+                "strata.raft.snapshot.threshold-bytes", "1GiB");
+        node = start(settings);
+        String value = "v".repeat(1000);
+        // One and a half 1 MiB write buffers: a flush, then half a buffer only in the engine's log.
+        for (int i = 0; i < 1500; i++) {
+            put("k" + i, value + i);
+        }
+        Await.until(() -> node.status().durableIndex() > 0, WAIT, "the first flush");
+        long held = node.status().appliedIndex();
+        long durableBefore = node.status().durableIndex();
+        assertThat(durableBefore).isLessThan(held);
+        copyTree(dir, crashed);
+        node.close();
+        Map<String, String> restarted = new HashMap<>(settings);
+        restarted.put("strata.data.dir", crashed.toString());
+        node = start(restarted);
+        assertThat(node.status().durableIndex()).isEqualTo(durableBefore);
+
+        // Small writes that do not fill the kept memtable: the purge trigger reports the durable
+        // marker, which is below where Ratis started, so nothing is purged and nothing breaks.
+        for (int i = 0; i < 300; i++) {
+            put("small" + i, "s");
+        }
+        assertThat(node.status().durableIndex()).isEqualTo(durableBefore);
+        assertThat(node.stateMachine().failure()).isNull();
+
+        // Writes fill the memtable the open kept: its flushes move the durable marker past what
+        // the engine held, and only then does Ratis purge.
+        for (int i = 1500; i < 3500; i++) {
+            put("k" + i, value + i);
+        }
+        Await.until(() -> node.status().logStartIndex() > held, WAIT, "the log to be purged past what the engine held");
+        NodeStatus status = node.status();
+        assertThat(status.logStartIndex()).isLessThanOrEqualTo(status.durableIndex() + 1);
+        assertThat(put("after", "purge").getHeader().getRevision()).isPositive();
+        node.close();
+        node = start(restarted);
+        for (int i = 0; i < 3500; i += 89) {
+            assertThat(get(node, "k" + i)).isEqualTo(value + i);
+        }
+        assertThat(get(node, "k3499")).isEqualTo(value + 3499);
+        assertThat(get(node, "after")).isEqualTo("purge");
     }
 
     @Test
