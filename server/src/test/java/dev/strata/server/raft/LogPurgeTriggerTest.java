@@ -14,33 +14,23 @@ class LogPurgeTriggerTest {
     private final LogPurgeTrigger trigger = new LogPurgeTrigger(1000, durable::get, asked::incrementAndGet);
 
     @Test
-    void asksOnceASegmentsWorthOfLogWentByAndAFlushMovedTheDurableIndex() {
+    void asksOnceAFlushMovedTheDurableIndexLookingEveryEighthOfASegment() {
         durable.set(5);
-        trigger.applied(999);
-        assertThat(asked).as("less than a segment's worth").hasValue(0);
+        trigger.applied(124);
+        assertThat(asked).as("less than an eighth of a segment").hasValue(0);
         trigger.applied(1);
         assertThat(asked).hasValue(1);
-        durable.set(9);
-        trigger.applied(500);
-        assertThat(asked).as("the count starts again after asking").hasValue(1);
-        trigger.applied(500);
-        assertThat(asked).hasValue(2);
-    }
-
-    @Test
-    void waitsForAFlushWhenTheDurableIndexHasNotMoved() {
-        durable.set(5);
-        trigger.applied(1000);
-        assertThat(asked).hasValue(1);
+        trigger.applied(125);
         trigger.applied(1000);
         assertThat(asked).as("no flush since the last request: nothing more to purge").hasValue(1);
+        durable.set(9);
         trigger.applied(100);
-        assertThat(asked).hasValue(1);
-        durable.set(8);
-        trigger.applied(24);
         assertThat(asked).as("not looked at again until an eighth more went by").hasValue(1);
-        trigger.applied(1);
+        trigger.applied(25);
         assertThat(asked).as("the flush is seen at the next look").hasValue(2);
+        durable.set(12);
+        trigger.applied(125);
+        assertThat(asked).hasValue(3);
     }
 
     @Test
