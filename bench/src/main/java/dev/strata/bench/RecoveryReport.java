@@ -63,10 +63,13 @@ record RecoveryReport(String startedAt, MachineInfo machine, Options options, Li
      */
     record Restart(double servingSeconds, double firstUpSeconds, double allUpSeconds, double leaderSeconds,
                    double caughtUpSeconds, long commitIndex, List<NodeStart> nodes, Map<Long, ThreadCpu> cpuAtServing) {
-        /** The most log entries a node had to apply again: commit index minus its durable index at start. */
+        /**
+         * The most log entries a node had to apply after its start: the commit index minus what it
+         * had applied when it first answered (all its engine held, in its files or its own log).
+         */
         @JsonProperty
         long replayedEntries() {
-            return nodes.stream().mapToLong(n -> Math.max(0, commitIndex - n.durableIndex())).max().orElse(0);
+            return nodes.stream().mapToLong(n -> Math.max(0, commitIndex - n.appliedIndex())).max().orElse(0);
         }
 
         /** One line per node: its CPU until the cluster served. */
@@ -79,7 +82,8 @@ record RecoveryReport(String startedAt, MachineInfo machine, Options options, Li
     /**
      * A node as it first answered Status after its restart.
      *
-     * @param durableIndex the last log index its engine files held (it replays the log after it)
+     * @param durableIndex the last log index its engine's files held
+     * @param appliedIndex the last log index applied: all its engine held, in its files or its own log
      * @param logStartIndex the first index in its Raft log
      */
     record NodeStart(long id, double upSeconds, long durableIndex, long appliedIndex, long logStartIndex) {}
