@@ -14,11 +14,14 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * A machine crash as the engine's own log sees it: kill -9 of a node, then damage to the newest
- * non-empty engine log (never fsynced: the server keeps it only to restart without re-applying
+ * A machine crash as the engine's own log sees it: kill -9 of a node, then damage to one of its
+ * non-empty engine logs (never fsynced: the server keeps them only to restart without re-applying
  * the Raft log), in one of the ways lost page-cache writes leave it: cut short, one byte
- * flipped, or a 4 KiB page of zeros. The node must open with the records before the damage and
- * get the rest from the Raft log, which was fsynced and is left whole. Heal starts it again.
+ * flipped, or a 4 KiB page of zeros. Usually the newest log; one time in three any of them, since
+ * a restart keeps the logs it replayed until the memtable they fill is flushed, so a crash can
+ * hit a log written before an earlier restart. The node must open with the records before the
+ * damage and get the rest from the Raft log, which was fsynced and is left whole. Heal starts it
+ * again.
  */
 public final class EngineLogDamage implements Nemesis {
     private static final int PAGE = 4096;
@@ -35,7 +38,9 @@ public final class EngineLogDamage implements Nemesis {
         c.cluster().kill9(victim);
         Path engineDir = c.cluster().dataDir(victim).resolve("engine");
         try {
-            Path log = newestNonEmptyLog(engineDir);
+            List<Path> logs = nonEmptyLogsOldestFirst(engineDir);
+            Path log = logs.isEmpty() ? null
+                    : c.random().nextInt(3) == 0 ? logs.get(c.random().nextInt(logs.size())) : logs.get(logs.size() - 1);
             if (log == null) {
                 return "kill -9 node " + victim + " (its engine log was empty: nothing to damage)";
             }
@@ -60,7 +65,8 @@ public final class EngineLogDamage implements Nemesis {
                     yield "zeros at bytes " + page + "-" + Math.min(page + PAGE, size);
                 }
             };
-            return "kill -9 node " + victim + "; its engine log " + log.getFileName() + " (" + size + " bytes): " + what;
+            return "kill -9 node " + victim + "; its engine log " + log.getFileName() + " (" + size + " bytes, "
+                    + logs.size() + " logs): " + what;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot damage the engine log of node " + victim, e);
         }
@@ -72,15 +78,15 @@ public final class EngineLogDamage implements Nemesis {
         return "restart node " + victim;
     }
 
-    private static Path newestNonEmptyLog(Path engineDir) throws IOException {
+    private static List<Path> nonEmptyLogsOldestFirst(Path engineDir) throws IOException {
         if (!Files.isDirectory(engineDir)) {
-            return null;
+            return List.of();
         }
         try (Stream<Path> files = Files.list(engineDir)) {
             List<Path> logs = files.filter(p -> isLog(p) && sizeOf(p) > 0)
                     .sorted(Comparator.comparingLong(p -> FileNames.parse(p.getFileName().toString()).number()))
                     .toList();
-            return logs.isEmpty() ? null : logs.get(logs.size() - 1);
+            return logs;
         }
     }
 
