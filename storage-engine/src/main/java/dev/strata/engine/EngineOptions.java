@@ -277,8 +277,8 @@ public record EngineOptions(
         public Builder eventListener(EngineEventListener v) { eventListener = v; return this; }
 
         public EngineOptions build() {
-            return new EngineOptions(walMode, walRecovery, flushAfterRecovery, writeBufferSize, maxImmutableMemtables, blockSize, blockRestartInterval,
-                    bloomBitsPerKey, targetFileSize, level1MaxBytes, levelSizeMultiplier, numLevels,
+            return new EngineOptions(walMode, walRecovery, flushAfterRecovery, writeBufferSize, maxImmutableMemtables,
+                    blockSize, blockRestartInterval, bloomBitsPerKey, targetFileSize, level1MaxBytes, levelSizeMultiplier, numLevels,
                     level0CompactionTrigger, level0SlowdownTrigger, level0StopTrigger, softPendingCompactionBytes,
                     hardPendingCompactionBytes, compactionThreads, maxOpenTables, blockCacheSize, maxManifestFileSize,
                     compressionPolicy, valueLogEnabled, minBlobSize, valueLogDir, valueLogFileSize, valueLogGarbageRatio,
