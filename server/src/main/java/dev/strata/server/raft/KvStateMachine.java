@@ -896,10 +896,15 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     /**
      * Ratis shuts a server down after an election that found it is no voter of the configuration
      * it holds (NOT_IN_CONF), or that a voter told it to: this records its role then, as Ratis
-     * logs the election itself only at INFO.
+     * logs the election itself only at INFO. Ratis calls this too when the whole server closes
+     * ({@code allServer}), as at every graceful stop: no error then.
      */
     @Override
     public void notifyServerShutdown(RoleInfoProto roleInfo, boolean allServer) {
+        if (allServer) {
+            LOG.debug("{}: the Raft server closed; its role was {}", getId(), roleInfo.getRole());
+            return;
+        }
         LOG.error("{}: Ratis shut this Raft server down after an election; its role was {} ({})", getId(), roleInfo.getRole(),
                 TextFormat.shortDebugString(roleInfo));
     }
