@@ -18,8 +18,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * no connection is ever placed, each checked free by binding it.
  */
 public final class Ports {
-    private static final int LOWEST = 10_000;
-    private static final int ABOVE = ephemeralRangeStart();
+    /**
+     * Names the range a JVM takes ports from, as {@code LOW-HIGH} (HIGH excluded). The soak
+     * ({@code bin/strata-torture}) takes 10000-20000 and everything else starts at 20000: a soak
+     * keeps a killed node's ports for its restart, and a test run beside it that took them
+     * meanwhile would join the soak's cluster (the same group, the same node ids).
+     */
+    public static final String RANGE_PROPERTY = "strata.test.ports";
+    private static final int DEFAULT_LOWEST = 20_000;
+    private static final int LOWEST = lowest();
+    private static final int ABOVE = above();
     /** Each JVM starts at a random place, so test runs in parallel rarely try the same ports. */
     private static final AtomicInteger NEXT = new AtomicInteger(LOWEST + ThreadLocalRandom.current().nextInt(ABOVE - LOWEST));
 
@@ -39,12 +47,40 @@ public final class Ports {
         throw new IllegalStateException("no free loopback port in [" + LOWEST + ", " + ABOVE + ")");
     }
 
+    private static int lowest() {
+        String range = System.getProperty(RANGE_PROPERTY);
+        return range == null ? DEFAULT_LOWEST : parseRange(range)[0];
+    }
+
+    private static int above() {
+        String range = System.getProperty(RANGE_PROPERTY);
+        return range == null ? ephemeralRangeStart() : parseRange(range)[1];
+    }
+
+    /** {@code LOW-HIGH} as two ints, refused unless 1024 <= LOW < HIGH <= 65536. */
+    static int[] parseRange(String range) {
+        String[] parts = range.trim().split("-");
+        try {
+            if (parts.length == 2) {
+                int low = Integer.parseInt(parts[0].trim());
+                int high = Integer.parseInt(parts[1].trim());
+                if (low >= 1024 && low < high && high <= 65_536) {
+                    return new int[] {low, high};
+                }
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new IllegalArgumentException(RANGE_PROPERTY + " must be LOW-HIGH with 1024 <= LOW < HIGH <= 65536, was '"
+                + range + "'");
+    }
+
     /** The first port of the kernel's ephemeral range (Linux), or 32768 when it cannot be read. */
     private static int ephemeralRangeStart() {
         try {
             String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
             int start = Integer.parseInt(range.split("\\s+")[0]);
-            return start > LOWEST + 1000 ? start : 32_768;
+            return start > DEFAULT_LOWEST + 1000 ? start : 32_768;
         } catch (IOException | RuntimeException e) {
             return 32_768;
         }
