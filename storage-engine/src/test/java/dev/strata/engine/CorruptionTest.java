@@ -1,11 +1,11 @@
 package dev.strata.engine;
 
+import dev.strata.engine.testing.DbFiles;
 import dev.strata.engine.version.FileNames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,21 +27,7 @@ class CorruptionTest {
     }
 
     private List<Path> files(FileNames.Kind kind) throws IOException {
-        try (var s = Files.list(dir)) {
-            return s.filter(p -> {
-                FileNames.Parsed f = FileNames.parse(p.getFileName().toString());
-                return f != null && f.kind() == kind;
-            }).sorted().toList();
-        }
-    }
-
-    private static void flip(Path file, long offset) throws IOException {
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            f.seek(offset);
-            int b = f.read();
-            f.seek(offset);
-            f.write(b ^ 0x20);
-        }
+        return DbFiles.ofKind(dir, kind);
     }
 
     @Test
@@ -54,7 +40,7 @@ class CorruptionTest {
             db.compactRange(null, null);
         }
         Path table = files(FileNames.Kind.TABLE).get(0);
-        flip(table, 300); // inside the first data block
+        DbFiles.flip(table, 300); // inside the first data block
         try (Engine db = Engine.open(dir, options)) {
             int corrupt = 0;
             for (int i = 0; i < 3000; i++) {
@@ -86,7 +72,7 @@ class CorruptionTest {
             db.flush();
         }
         Path table = files(FileNames.Kind.TABLE).get(0);
-        flip(table, Files.size(table) - 3);
+        DbFiles.flip(table, Files.size(table) - 3);
         try (Engine db = Engine.open(dir, options)) {
             assertThatThrownBy(() -> db.get(key(5))).isInstanceOf(CorruptionException.class)
                     .hasMessageContaining(table.toString()).hasMessageContaining("magic");
@@ -101,7 +87,7 @@ class CorruptionTest {
             }
         } // the log holds everything: nothing was flushed
         Path wal = files(FileNames.Kind.WAL).get(0);
-        flip(wal, 40);
+        DbFiles.flip(wal, 40);
         assertThatThrownBy(() -> Engine.open(dir, EngineOptions.defaults())).isInstanceOf(CorruptionException.class)
                 .hasMessageContaining(wal.toString()).hasMessageContaining("offset 0")
                 .hasMessageContaining("valid record after it");
@@ -116,7 +102,7 @@ class CorruptionTest {
         }
         Path wal = files(FileNames.Kind.WAL).get(0);
         long size = Files.size(wal);
-        flip(wal, size - 5); // inside the last record: the write of key 199 was torn
+        DbFiles.flip(wal, size - 5); // inside the last record: the write of key 199 was torn
         try (Engine db = Engine.open(dir, EngineOptions.defaults())) {
             for (int i = 0; i < 199; i++) {
                 assertThat(db.get(key(i))).isEqualTo(value(i));
@@ -134,7 +120,7 @@ class CorruptionTest {
             }
         } // NO_SYNC: closing syncs the log and leaves the writes in it
         Path wal = files(FileNames.Kind.WAL).get(0);
-        flip(wal, Files.size(wal) / 2);
+        DbFiles.flip(wal, Files.size(wal) / 2);
         int kept;
         try (Engine db = Engine.open(dir, options)) {
             kept = 0;
@@ -166,7 +152,7 @@ class CorruptionTest {
             }
         }
         Path wal = files(FileNames.Kind.WAL).get(0);
-        flip(wal, Files.size(wal) - 5);
+        DbFiles.flip(wal, Files.size(wal) - 5);
         try (Engine db = Engine.open(dir, options)) {
             assertThat(db.get(key(198))).isEqualTo(value(198));
             assertThat(db.get(key(199))).isNull();
@@ -183,7 +169,7 @@ class CorruptionTest {
             db.flush();
         }
         Path manifest = files(FileNames.Kind.MANIFEST).get(0);
-        flip(manifest, 20);
+        DbFiles.flip(manifest, 20);
         assertThatThrownBy(() -> Engine.open(dir, options)).isInstanceOf(CorruptionException.class)
                 .hasMessageContaining(manifest.getFileName().toString());
     }

@@ -1,11 +1,11 @@
 package dev.strata.engine;
 
+import dev.strata.engine.testing.DbFiles;
 import dev.strata.engine.version.FileNames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,12 +45,7 @@ class RecoveryWithoutFlushTest {
     }
 
     private List<Path> files(FileNames.Kind kind) throws IOException {
-        try (var s = Files.list(dir)) {
-            return s.filter(p -> {
-                FileNames.Parsed f = FileNames.parse(p.getFileName().toString());
-                return f != null && f.kind() == kind;
-            }).sorted().toList();
-        }
+        return DbFiles.ofKind(dir, kind);
     }
 
     @Test
@@ -116,13 +111,7 @@ class RecoveryWithoutFlushTest {
             write(db, 0, 200);
         }
         Path wal = files(FileNames.Kind.WAL).get(0);
-        try (RandomAccessFile f = new RandomAccessFile(wal.toFile(), "rw")) {
-            long at = f.length() / 2;
-            f.seek(at);
-            int b = f.read();
-            f.seek(at);
-            f.write(b ^ 0x20);
-        }
+        DbFiles.flip(wal, Files.size(wal) / 2);
         int kept = 0;
         try (Engine db = Engine.open(dir, keeping)) {
             while (kept < 200 && db.get(key(kept)) != null) {

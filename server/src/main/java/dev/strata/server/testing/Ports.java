@@ -26,8 +26,9 @@ public final class Ports {
      */
     public static final String RANGE_PROPERTY = "strata.test.ports";
     private static final int DEFAULT_LOWEST = 20_000;
-    private static final int LOWEST = lowest();
-    private static final int ABOVE = above();
+    private static final int[] RANGE = range();
+    private static final int LOWEST = RANGE[0];
+    private static final int ABOVE = RANGE[1];
     /** Each JVM starts at a random place, so test runs in parallel rarely try the same ports. */
     private static final AtomicInteger NEXT = new AtomicInteger(LOWEST + ThreadLocalRandom.current().nextInt(ABOVE - LOWEST));
 
@@ -47,14 +48,10 @@ public final class Ports {
         throw new IllegalStateException("no free loopback port in [" + LOWEST + ", " + ABOVE + ")");
     }
 
-    private static int lowest() {
+    /** {@link #RANGE_PROPERTY}'s range, or from 20000 to the kernel's ephemeral range. */
+    private static int[] range() {
         String range = System.getProperty(RANGE_PROPERTY);
-        return range == null ? DEFAULT_LOWEST : parseRange(range)[0];
-    }
-
-    private static int above() {
-        String range = System.getProperty(RANGE_PROPERTY);
-        return range == null ? ephemeralRangeStart() : parseRange(range)[1];
+        return range == null ? new int[] {DEFAULT_LOWEST, ephemeralRangeStart()} : parseRange(range);
     }
 
     /** {@code LOW-HIGH} as two ints, refused unless 1024 <= LOW < HIGH <= 65536. */

@@ -38,6 +38,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The state machine under a real single-node Ratis server on loopback: durability, snapshots, lifecycle. */
 class KvStateMachineTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** Small log segments and checkpoints effectively off: every purge comes from the engine's flushes. */
+    private static final Map<String, String> PURGES_FROM_FLUSHES_ONLY = Map.of(
+            "strata.raft.log.segment-size", "64KiB",
+            "strata.raft.snapshot.threshold-entries", "1000000000",
+            "strata.raft.snapshot.threshold-bytes", "1GiB");
 
     @TempDir
     Path dir;
@@ -214,10 +219,7 @@ class KvStateMachineTest {
 
     @Test
     void theLogIsPurgedUpToTheEnginesFlushesWithoutACheckpoint() throws Exception {
-        Map<String, String> settings = Map.of(
-                "strata.raft.log.segment-size", "64KiB",
-                "strata.raft.snapshot.threshold-entries", "1000000000",
-                "strata.raft.snapshot.threshold-bytes", "1GiB");
+        Map<String, String> settings = PURGES_FROM_FLUSHES_ONLY;
         node = start(settings);
         String value = "v".repeat(1000);
         // About 3 MiB of puts: the engine flushes its 1 MiB write buffer a few times.
@@ -241,10 +243,7 @@ class KvStateMachineTest {
 
     @Test
     void afterACrashTheLogIsPurgedOnlyOnceFlushesCoverWhatTheEngineHeldAtOpen(@TempDir Path crashed) throws Exception {
-        Map<String, String> settings = Map.of(
-                "strata.raft.log.segment-size", "64KiB",
-                "strata.raft.snapshot.threshold-entries", "1000000000",
-                "strata.raft.snapshot.threshold-bytes", "1GiB");
+        Map<String, String> settings = PURGES_FROM_FLUSHES_ONLY;
         node = start(settings);
         String value = "v".repeat(1000);
         // One and a half 1 MiB write buffers: a flush, then half a buffer only in the engine's log.
