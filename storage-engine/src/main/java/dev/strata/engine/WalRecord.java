@@ -1,7 +1,7 @@
 package dev.strata.engine;
 
-import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.memtable.WriteSink;
 import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.util.ByteSink;
 
@@ -72,7 +72,7 @@ final class WalRecord {
      *
      * @throws ByteReader.MalformedException when the entries do not match the header
      */
-    static void applyTo(MemTable mem, byte[] record, Header h) {
+    static void applyTo(WriteSink mem, byte[] record, Header h) {
         ByteReader in = new ByteReader(record, h.entriesOffset(), record.length - h.entriesOffset());
         List<WriteBatch.Op> ops = new ArrayList<>(h.count());
         for (int i = 0; i < h.count(); i++) {
@@ -99,7 +99,7 @@ final class WalRecord {
      * key at one sequence would be ambiguous), so with a shared sequence only the last operation
      * on each key is added: later operations in a batch win, as they do otherwise.
      */
-    static void insert(MemTable mem, List<WriteBatch.Op> ops, long first, boolean shared) {
+    static void insert(WriteSink mem, List<WriteBatch.Op> ops, long first, boolean shared) {
         if (shared) {
             mem.noteSequence(first);
         }

@@ -1,6 +1,7 @@
 package dev.strata.engine;
 
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.memtable.MemTableLoader;
 import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.wal.LogReader;
@@ -75,8 +76,7 @@ final class WalReplay {
             }
         }
         numbers.sort(null);
-        // Numbered by its oldest log: a memtable kept after the open is backed by every log from there.
-        MemTable mem = new MemTable(numbers.isEmpty() ? 0 : numbers.get(0));
+        MemTableLoader mem = new MemTableLoader();
         long last = 0;
         long expectedNext = flushedSequence + 1;
         long count = 0;
@@ -134,7 +134,9 @@ final class WalReplay {
                 break;
             }
         }
-        return new WalReplay(mem, last, count, clean);
+        // Numbered by its oldest log: a memtable kept after the open is backed by every log from there.
+        MemTable memTable = mem.build(numbers.isEmpty() ? 0 : numbers.get(0));
+        return new WalReplay(memTable, last, count, clean);
     }
 
     private static void truncate(Path path, long length) throws IOException {

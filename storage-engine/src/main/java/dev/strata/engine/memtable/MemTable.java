@@ -6,6 +6,7 @@ import dev.strata.engine.util.Coding;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -15,13 +16,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * readers and iterators may run alongside. Once frozen (immutable) it is only read, then
  * flushed to an L0 table.
  */
-public final class MemTable {
+public final class MemTable implements WriteSink {
     /** Approximate per-entry overhead of the skip list node, key and value arrays. */
     private static final int ENTRY_OVERHEAD = 64;
     private static final byte[] EMPTY = new byte[0];
 
-    private final ConcurrentSkipListMap<byte[], byte[]> entries = new ConcurrentSkipListMap<>(InternalKey.COMPARATOR);
-    private final AtomicLong approximateBytes = new AtomicLong();
+    private final ConcurrentSkipListMap<byte[], byte[]> entries;
+    private final AtomicLong approximateBytes;
     private final long walNumber;
     private volatile byte[] appliedMarker;
     private volatile long largestSequence;
@@ -31,36 +32,55 @@ public final class MemTable {
      */
     public MemTable(long walNumber) {
         this.walNumber = walNumber;
+        this.entries = new ConcurrentSkipListMap<>(InternalKey.COMPARATOR);
+        this.approximateBytes = new AtomicLong();
+    }
+
+    /** A memtable holding {@code sorted}, built without comparing keys (see {@link MemTableLoader}). */
+    MemTable(long walNumber, SortedMap<byte[], byte[]> sorted, long approximateBytes, long largestSequence,
+            byte[] appliedMarker) {
+        this.walNumber = walNumber;
+        this.entries = new ConcurrentSkipListMap<>(sorted);
+        this.approximateBytes = new AtomicLong(approximateBytes);
+        this.largestSequence = largestSequence;
+        this.appliedMarker = appliedMarker;
+    }
+
+    static byte[] internalKey(long sequence, ValueType type, byte[] userKey) {
+        byte[] key = Arrays.copyOf(userKey, userKey.length + InternalKey.TRAILER_SIZE);
+        Coding.putLong(key, userKey.length, InternalKey.packTrailer(sequence, type.code()));
+        return key;
+    }
+
+    static byte[] storedValue(ValueType type, byte[] value) {
+        return type == ValueType.VALUE ? value : EMPTY;
+    }
+
+    static long entrySize(byte[] key, byte[] value) {
+        return key.length + value.length + ENTRY_OVERHEAD;
     }
 
     public long walNumber() {
         return walNumber;
     }
 
-    /**
-     * Adds one write; the memtable keeps {@code value} itself (callers hand over an array they
-     * no longer change). REQUIRES: a single writer at a time; sequences increase.
-     */
+    @Override
     public void add(long sequence, ValueType type, byte[] userKey, byte[] value) {
-        byte[] key = Arrays.copyOf(userKey, userKey.length + InternalKey.TRAILER_SIZE);
-        Coding.putLong(key, userKey.length, InternalKey.packTrailer(sequence, type.code()));
-        byte[] v = type == ValueType.VALUE ? value : EMPTY;
+        byte[] key = internalKey(sequence, type, userKey);
+        byte[] v = storedValue(type, value);
         entries.put(key, v);
-        approximateBytes.addAndGet(key.length + v.length + ENTRY_OVERHEAD);
+        approximateBytes.addAndGet(entrySize(key, v));
         largestSequence = sequence;
     }
 
-    /**
-     * Notes that a write at {@code sequence} was applied here even though it added no entry (a
-     * batch holding only an applied marker), so the memtable's flush covers that sequence.
-     */
+    @Override
     public void noteSequence(long sequence) {
         if (sequence > largestSequence) {
             largestSequence = sequence;
         }
     }
 
-    /** Records the marker of the newest batch applied to this memtable. */
+    @Override
     public void setAppliedMarker(byte[] marker) {
         this.appliedMarker = marker;
     }
