@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Ratis' view of the state machine's snapshots. The "snapshot" is the engine's own files:
- * whatever (term, index) the engine's applied marker says is durable in them. Nothing is
- * written here and there is nothing old to clean up; the checkpoint service (a later issue)
- * will pin and list the files of a checkpoint for shipping.
+ * Ratis' view of the state machine's snapshots. The "snapshot" is the engine's own files: the
+ * (term, index) the supplier gives (see {@link AppliedEngine#snapshotTermIndex()}). Nothing is
+ * written here and there is nothing old to clean up; the engine's checkpoints, which the
+ * checkpoint service ships, are kept by the engine itself.
  */
 final class EngineSnapshotStorage implements StateMachineStorage {
     private final Supplier<TermIndex> durable;

@@ -416,7 +416,7 @@ public final class RaftNode implements AutoCloseable {
     }
 
     /** Reads the local engine; see {@link KvStateMachine#read}. */
-    public <T> T read(KvStateMachine.ReadFunction<T> read) {
+    public <T> T read(ReadFunction<T> read) {
         return stateMachine.read(read);
     }
 

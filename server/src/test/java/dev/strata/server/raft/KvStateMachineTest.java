@@ -89,11 +89,11 @@ class KvStateMachineTest {
 
     @Test
     void aLeaderLogThatStartsAtTheNextNeededEntryIsNotEnoughToCatchUpFrom() {
-        assertThat(KvStateMachine.leaderLogReaches(17_017, 17_000)).as("the leader holds the entry before").isTrue();
-        assertThat(KvStateMachine.leaderLogReaches(17_017, 17_016)).as("it holds exactly the entry before").isTrue();
-        assertThat(KvStateMachine.leaderLogReaches(17_017, 17_017)).as("it lacks the entry before: a checkpoint").isFalse();
-        assertThat(KvStateMachine.leaderLogReaches(17_017, 20_000)).as("it purged entries this node needs").isFalse();
-        assertThat(KvStateMachine.leaderLogReaches(0, 0)).as("a new node and a log never purged").isTrue();
+        assertThat(CheckpointCatchUp.leaderLogReaches(17_017, 17_000)).as("the leader holds the entry before").isTrue();
+        assertThat(CheckpointCatchUp.leaderLogReaches(17_017, 17_016)).as("it holds exactly the entry before").isTrue();
+        assertThat(CheckpointCatchUp.leaderLogReaches(17_017, 17_017)).as("it lacks the entry before: a checkpoint").isFalse();
+        assertThat(CheckpointCatchUp.leaderLogReaches(17_017, 20_000)).as("it purged entries this node needs").isFalse();
+        assertThat(CheckpointCatchUp.leaderLogReaches(0, 0)).as("a new node and a log never purged").isTrue();
     }
 
     @Test
