@@ -45,9 +45,11 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -290,9 +292,14 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
         return catchUp.onInstallNotice(roleInfo, firstTermIndexInLog);
     }
 
-    /** When this node takes checkpoints; an operator's goes through {@link CheckpointScheduler#requestNow()}. */
+    /** When this node takes checkpoints. */
     CheckpointScheduler checkpoints() {
         return snapshots.checkpoints();
+    }
+
+    /** Takes an operator's checkpoint now; see {@link SnapshotPolicy#checkpointNow(Duration)}. */
+    long checkpointNow(Duration timeout) throws IOException, TimeoutException {
+        return snapshots.checkpointNow(timeout);
     }
 
     /** The staged peers for which the leader defers its snapshots now, if it does. */

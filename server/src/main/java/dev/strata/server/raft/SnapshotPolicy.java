@@ -4,6 +4,7 @@ import dev.strata.engine.Engine;
 import dev.strata.engine.EngineException;
 import dev.strata.engine.WriteBatch;
 import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
@@ -15,9 +16,11 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -70,7 +73,7 @@ final class SnapshotPolicy {
         logPurges.applied(entryBytes);
     }
 
-    /** When this node takes checkpoints; an operator's goes through {@link CheckpointScheduler#requestNow()}. */
+    /** When this node takes checkpoints; an operator's goes through {@link #checkpointNow(Duration)}. */
     CheckpointScheduler checkpoints() {
         return checkpoints;
     }
@@ -90,7 +93,7 @@ final class SnapshotPolicy {
             return RaftLog.INVALID_LOG_INDEX;
         }
         if (now) {
-            checkpointNow(e);
+            checkpointOnApplyThread(e);
             // A peer whose staging began during the flush may already read the entries a purge
             // would remove. The checkpoint stays (it is valid for shipping); Ratis just does not
             // hear of it, so it purges nothing.
@@ -106,7 +109,7 @@ final class SnapshotPolicy {
      * marker-only batch, then the engine takes a checkpoint (a flush, and hard links that keep its
      * files for shipping). Runs on the apply thread.
      */
-    private void checkpointNow(Engine e) throws IOException {
+    private void checkpointOnApplyThread(Engine e) throws IOException {
         TermIndex applied = lastApplied.get();
         try {
             TermIndex d = engine.durable();
@@ -123,6 +126,50 @@ final class SnapshotPolicy {
         checkpoints.restartCount();
         snapshotsTaken.incrementAndGet();
         LOG.info("checkpoint: the engine's files hold the log up to {}", engine.durable());
+    }
+
+    /**
+     * Takes a checkpoint on this node now, for an operator (a flush; the log may then be purged),
+     * and returns the index it covers, at least the index applied at the call. Blocks the caller
+     * until Ratis's snapshot, which runs on the apply thread, is done.
+     *
+     * @throws NodeUnavailableException when the state machine took none (it is adding a member, or failed)
+     */
+    long checkpointNow(Duration timeout) throws IOException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long appliedAtCall = lastApplied.get().getIndex();
+        checkpoints.requestNow();
+        try {
+            while (true) {
+                Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
+                RaftServer.Division d = division.get();
+                RaftGroupMemberId member = d.getMemberId();
+                SnapshotManagementRequest request = SnapshotManagementRequest.newCreate(SNAPSHOT_CLIENT, member.getPeerId(),
+                        member.getGroupId(), snapshotCalls.incrementAndGet(), left.toMillis(), 1);
+                RaftClientReply reply = RaftReplies.await(d.getRaftServer().snapshotManagementAsync(request), left,
+                        "taking a checkpoint");
+                RaftReplies.content(reply);
+                if (!checkpoints.nowPending() || reply.getLogIndex() >= appliedAtCall) {
+                    // Taken by the state machine, or answered by Ratis without asking it because the
+                    // engine's files already held everything applied (its creation gap).
+                    if (reply.getLogIndex() < 0) {
+                        // The state machine took none: it is adding a member (see StagedPeers), or it failed.
+                        throw new NodeUnavailableException("node " + member.getPeerId() + " took no checkpoint now"
+                                + deferral().map(peers -> ": it is adding " + peers
+                                + ", which reads the log a checkpoint would purge; retry once it has joined").orElse(""));
+                    }
+                    return reply.getLogIndex();
+                }
+                // Ratis answered a request made just before ours (the report of a background
+                // checkpoint), whose snapshot began before we asked: ask again.
+                if (System.nanoTime() - deadline > 0) {
+                    throw new TimeoutException("taking a checkpoint did not finish within " + timeout.toMillis() + " ms");
+                }
+            }
+        } finally {
+            // Whatever ended the call, no later snapshot may take this request on the apply thread.
+            checkpoints.cancelNow();
+        }
     }
 
     /**
