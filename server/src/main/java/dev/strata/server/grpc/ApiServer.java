@@ -72,7 +72,7 @@ public final class ApiServer implements AutoCloseable {
                         new KvService(node, new RequestValidator(config.limits()), responder), metrics))
                 .addService(ServerInterceptors.intercept(
                         new ClusterService(node, responder, adminExecutor, config.requestTimeout()), metrics))
-                .addService(new CheckpointTransferService(node.stateMachine(), node.stateMachine().checkpointStats(),
+                .addService(new CheckpointTransferService(node.stateMachine().checkpointSource(), node.stateMachine().checkpointStats(),
                         checkpointExecutor))
                 .addService(health.getHealthService())
                 .addService(ProtoReflectionServiceV1.newInstance())

@@ -31,6 +31,15 @@ import java.util.function.Supplier;
  * unsynced log replayed into the memtable included. Ratis starts after the newer of the two and
  * may purge its log only up to the durable one.
  *
+ * <p>The engine's own log is unsynced ({@link dev.strata.engine.WalMode#NO_SYNC}): after a process
+ * crash the open replays it into the memtable without flushing, so Ratis applies only the entries
+ * after what it held. The Raft log keeps every entry above the durable marker, fsynced (Ratis
+ * commits no entry its own log has not synced), so a machine crash that damages the engine's log
+ * loses nothing: {@link dev.strata.engine.WalRecovery#POINT_IN_TIME} keeps the records before the
+ * damage, the next open reports what survived, and Ratis replays the rest. Re-applying an entry
+ * costs far more than reading its engine batch back: the command is decoded again and every put
+ * reads the key's previous version, on cold code.
+ *
  * <p>A read's snapshot and revision are taken under one read lock; the apply thread takes the
  * write lock only to write a batch and move the revision, so the two always agree.
  */

@@ -2,34 +2,66 @@ package dev.strata.server.raft;
 
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientRpc;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * How this node's requests reach the log: straight into the local Raft division, or to the
- * leader over Ratis's client transport (without its client, whose retries and ordering the
- * {@link Proposer} does itself).
+ * How this node's requests reach the log: straight into the local Raft division (the proposer's
+ * batches when this node leads, and its ReadIndex rounds), or to the leader over Ratis's client
+ * transport (without its client, whose retries and ordering the {@link Proposer} does itself).
  */
 final class DivisionTransport implements Proposer.Transport {
     private final RaftServer server;
     private final Supplier<RaftServer.Division> division;
     private final RaftClient forwardingClient;
+    private final RaftPeerId selfId;
+    private final RaftGroupId groupId;
+    /** Identifies this node's own ReadIndex rounds to its server. */
+    private final ClientId localClientId = ClientId.randomId();
+    private final AtomicLong callIds = new AtomicLong();
 
     /**
      * @param division         this node's Raft division, null until started
      * @param forwardingClient carries requests to the leader; closed by the caller
      */
-    DivisionTransport(RaftServer server, Supplier<RaftServer.Division> division, RaftClient forwardingClient) {
+    DivisionTransport(RaftServer server, Supplier<RaftServer.Division> division, RaftClient forwardingClient,
+                      RaftPeerId selfId, RaftGroupId groupId) {
         this.server = server;
         this.division = division;
         this.forwardingClient = forwardingClient;
+        this.selfId = selfId;
+        this.groupId = groupId;
+    }
+
+    /** One ReadIndex round on the local server: completes once this node has applied the read index. */
+    CompletableFuture<Void> readIndexRound() {
+        RaftClientRequest request = RaftClientRequest.newBuilder()
+                .setClientId(localClientId)
+                .setServerId(selfId)
+                .setGroupId(groupId)
+                .setCallId(callIds.incrementAndGet())
+                .setMessage(Message.EMPTY)
+                .setType(RaftClientRequest.readRequestType(false, false, true))
+                .build();
+        try {
+            return submitLocally(request).thenApply(reply -> {
+                RaftReplies.content(reply);
+                return null;
+            });
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     @Override

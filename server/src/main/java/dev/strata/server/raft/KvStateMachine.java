@@ -8,8 +8,6 @@ import dev.strata.engine.EngineOptions;
 import dev.strata.engine.EngineStats;
 import dev.strata.engine.WalMode;
 import dev.strata.engine.WalRecovery;
-import dev.strata.engine.checkpoint.Checkpoint;
-import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.proto.v1.Command;
 import dev.strata.proto.v1.MemberDirectory;
 import dev.strata.proto.v1.Query;
@@ -62,26 +60,16 @@ import java.util.function.Function;
  * date from a leader's checkpoint, and {@link MemberAddresses} keeps the member directory. The
  * key-value rules themselves live in {@code dev.strata.server.kv}.
  *
- * <p>Durability: the Raft log is the write-ahead log. Every batch written for a log entry
- * carries that entry's (term, index) as the engine's applied marker, which a flush makes
- * durable. {@link #takeSnapshot()} reports the durable marker, so Ratis purges only log entries
- * the engine's files already hold.
- *
- * <p>The engine also keeps its own log, unsynced ({@link WalMode#NO_SYNC}), as a restart cache:
- * after a process crash it reopens with everything it had applied, replaying that log into its
- * memtable without flushing it. {@link #getLatestSnapshot()} reports the newest entry the engine
- * held when it opened, so Ratis applies only the entries after it; the Raft log keeps every
- * entry above the durable marker, fsynced (Ratis commits no entry its own log has not synced), so
- * a machine crash that damages the engine's log loses nothing: the next open reports what
- * survived and Ratis replays the rest. Re-applying an entry costs far more than reading
- * its engine batch back: the command is decoded again and every put reads the key's previous
- * version, on cold code. After a machine crash the unsynced log may be damaged anywhere;
- * {@link WalRecovery#POINT_IN_TIME} keeps the records before the damage and Raft replays the rest.
+ * <p>Durability: the Raft log is the write-ahead log, and the engine's own unsynced log a restart
+ * cache; {@link AppliedEngine} says why that loses nothing. {@link #takeSnapshot()} reports the
+ * durable marker, so Ratis purges only log entries the engine's files already hold, and
+ * {@link #getLatestSnapshot()} the newest entry the engine held when it opened, so Ratis applies
+ * only the entries after it.
  *
  * <p>Thread safety: Ratis calls apply, snapshot and lifecycle methods from its state machine
  * updater thread; reads and stale queries come from any thread.
  */
-public final class KvStateMachine extends BaseStateMachine implements CheckpointSource {
+public final class KvStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(KvStateMachine.class);
 
     private final RequestValidator validator;
@@ -93,6 +81,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
     private final SnapshotPolicy snapshots;
     private final CheckpointStats checkpointStats = new CheckpointStats();
     private final CheckpointCatchUp catchUp;
+    private final CheckpointSource checkpointSource;
     private final EngineSnapshotStorage storage;
     private final AtomicLong leaderChanges = new AtomicLong();
     /** Entries at or below this index are already in the engine, flushed or in its own log (set when it opens). */
@@ -129,6 +118,7 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
                 snapshotThresholdEntries, snapshotThresholdBytes, logSegmentSize);
         this.catchUp = new CheckpointCatchUp(engine, this::getLastAppliedTermIndex, this::division, checkpointStats);
         this.storage = new EngineSnapshotStorage(engine::snapshotTermIndex);
+        this.checkpointSource = new EngineCheckpointSource(() -> Long.parseLong(getId().toString()), engine);
     }
 
     /** This node's Raft division, once Ratis has started it. */
@@ -319,32 +309,9 @@ public final class KvStateMachine extends BaseStateMachine implements Checkpoint
 
     // ------------------------------------------------------------------ as a checkpoint source
 
-    @Override
-    public long nodeId() {
-        return Long.parseLong(getId().toString());
-    }
-
-    @Override
-    public Checkpoint checkpoint(boolean fresh) {
-        Engine e = engine.current();
-        if (e == null) {
-            throw notServing();
-        }
-        Checkpoint latest = e.latestCheckpoint();
-        return fresh || latest == null ? e.checkpoint() : latest;
-    }
-
-    @Override
-    public DeltaChain deltaChain() {
-        Engine e = engine.current();
-        if (e == null) {
-            throw notServing();
-        }
-        return e.deltaChain();
-    }
-
-    private NodeUnavailableException notServing() {
-        return new NodeUnavailableException("node " + getId() + " has no open engine (paused for a checkpoint install, or closed)");
+    /** This node's checkpoints and incremental chain, for the checkpoint service to ship. */
+    public CheckpointSource checkpointSource() {
+        return checkpointSource;
     }
 
     /** The index of the newest checkpoint this node holds, or 0 (also while its engine is closed). */

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -37,7 +38,6 @@ final class Membership {
      * announces itself with its first heartbeat, well within an election timeout.
      */
     private static final Duration LEADER_NOTICE = Duration.ofSeconds(3);
-    private static final long POLL_MILLIS = 20;
 
     private final Supplier<RaftServer.Division> division;
     private final RaftClients clients;
@@ -141,46 +141,38 @@ final class Membership {
     }
 
     /**
-     * Hands leadership to voter {@code id} and waits until it leads. A failed call still counts
-     * as done when this node sees {@code id} lead within {@link #LEADER_NOTICE} after it: Ratis
-     * 3.3 gives each transfer a timer that, when it fires, fails whichever transfer the leader has
-     * pending then, so a transfer made within the timeout of an earlier one on the same leader
-     * can be answered TIMED_OUT while it succeeds, and the old leader, having stepped down, has
-     * not heard of the new one yet.
+     * Hands leadership to voter {@code id} and waits until it leads: until the call returns, or
+     * until this node sees {@code id} lead, also within {@link #LEADER_NOTICE} after a failed call
+     * (see {@link ObservedCall} for why Ratis can fail a transfer that succeeds).
      */
     void transferLeadership(long id, Duration timeout) throws IOException {
         RaftPeerId target = RaftNode.peerId(id);
         if (division.get().getRaftConf().getPeer(target, RaftPeerRole.FOLLOWER) == null) {
             throw new MembershipException(MembershipException.Reason.NO_SUCH_MEMBER, "node " + id + " is not a voter");
         }
-        try {
-            RaftReplies.content(clients.admin(admin -> admin.transferLeadership(target, timeout.toMillis())));
-        } catch (IOException | RuntimeException e) {
-            if (!seesLeader(target, LEADER_NOTICE)) {
-                throw e;
-            }
-            LOG.info("the call to transfer leadership to node {} failed ({}), but node {} leads now", id, e.getMessage(), id);
-            return;
-        }
+        ObservedCall.run(() -> RaftReplies.content(clients.admin(admin -> admin.transferLeadership(target, timeout.toMillis()))),
+                () -> target.equals(division.get().getInfo().getLeaderId()), LEADER_NOTICE,
+                "the transfer of leadership to node " + id);
         LOG.info("leadership transferred to node {}", id);
     }
 
-    /** Whether this node sees {@code leader} lead within {@code within}. */
-    private boolean seesLeader(RaftPeerId leader, Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (true) {
-            if (leader.equals(division.get().getInfo().getLeaderId())) {
-                return true;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                return false;
-            }
-            try {
-                Thread.sleep(POLL_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+    /** See {@link RaftNode#handOverLeadership}. */
+    void handOverLeadership(Duration timeout) {
+        RaftServer.Division d = division.get();
+        if (d == null || !d.getInfo().isLeader()) {
+            return;
+        }
+        Optional<RaftPeer> target = d.getRaftConf().getCurrentPeers(RaftPeerRole.FOLLOWER).stream()
+                .filter(p -> !p.getId().equals(d.getId())).findFirst();
+        if (target.isEmpty()) {
+            return;
+        }
+        long id = Long.parseLong(target.get().getId().toString());
+        try {
+            transferLeadership(id, timeout);
+            LOG.info("handed leadership to node {} before stopping", id);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not hand leadership to node {} before stopping (the others will elect one): {}", id, e.toString());
         }
     }
 
@@ -192,7 +184,7 @@ final class Membership {
     /**
      * Sets the configuration if it is still the expected one (compare-and-set), and waits until it
      * is committed: until the call returns or this node sees the change committed, whichever comes
-     * first (see {@link ConfigurationChangeCall}).
+     * first (see {@link ObservedCall}).
      */
     private void changeConfiguration(List<RaftPeer> expectedVoters, List<RaftPeer> expectedListeners,
                                      List<RaftPeer> voters, List<RaftPeer> listeners) throws IOException {
@@ -203,7 +195,7 @@ final class Membership {
                 .setListenersInCurrentConf(expectedListeners)
                 .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET)
                 .build();
-        ConfigurationChangeCall.run(() -> RaftReplies.content(clients.admin(admin -> admin.setConfiguration(args))),
+        ObservedCall.run(() -> RaftReplies.content(clients.admin(admin -> admin.setConfiguration(args))),
                 () -> committedConfigurationIs(voters, listeners), "the configuration change to voters " + ids(voters)
                         + ", learners " + ids(listeners));
     }

@@ -13,15 +13,10 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
-import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.Message;
-import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.protocol.TransferLeadershipRequest;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftConfiguration;
@@ -36,7 +31,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,9 +75,6 @@ public final class RaftNode implements AutoCloseable {
     private final Parameters parameters = new Parameters();
     private final KvStateMachine stateMachine;
     private final RaftServer server;
-    /** Identifies this node's own local requests (barriers, transfers) to its server. */
-    private final ClientId localClientId = ClientId.randomId();
-    private final AtomicLong callIds = new AtomicLong();
     private volatile RaftServer.Division division;
     private final RaftClients clients;
     private final ClientAddresses clientAddresses;
@@ -173,11 +164,11 @@ public final class RaftNode implements AutoCloseable {
         this.raftTimers = timers;
         this.raftAsync = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
                 daemon("strata-raft-async"));
-        this.readBarrier = new ReadBarrier(this::readIndexRound, raftAsync);
+        this.transport = new DivisionTransport(server, () -> division, forwardingClient, selfId, groupId);
+        this.readBarrier = new ReadBarrier(transport::readIndexRound, raftAsync);
         PeerSpec self = configuredPeers.get(config.nodeId());
         this.selfRecord = new DirectorySelfRecord(config.nodeId(), selfId, self == null ? null : self.clientAddress(),
                 stateMachine, () -> division, this::write, raftTimers);
-        this.transport = new DivisionTransport(server, () -> division, forwardingClient);
         this.proposer = new Proposer(selfId, groupId, transport, RaftSettings.proposerLimits(config),
                 raftAsync, raftTimers);
     }
@@ -297,19 +288,6 @@ public final class RaftNode implements AutoCloseable {
      */
     public CompletableFuture<Void> linearizableBarrier() {
         return readBarrier.await();
-    }
-
-    /** One ReadIndex round on the local server. */
-    private CompletableFuture<Void> readIndexRound() {
-        RaftClientRequest request = localRequest(Message.EMPTY, RaftClientRequest.readRequestType(false, false, true));
-        try {
-            return transport.submitLocally(request).thenApply(reply -> {
-                RaftReplies.content(reply);
-                return null;
-            });
-        } catch (IOException e) {
-            return CompletableFuture.failedFuture(e);
-        }
     }
 
     /**
@@ -451,26 +429,7 @@ public final class RaftNode implements AutoCloseable {
      * election timeout for a new leader. Best effort: a failure is logged, not thrown.
      */
     public void handOverLeadership(Duration timeout) {
-        RaftServer.Division d = division;
-        if (d == null || !d.getInfo().isLeader()) {
-            return;
-        }
-        Collection<RaftPeer> voters = d.getRaftConf().getCurrentPeers(RaftPeerRole.FOLLOWER);
-        Optional<RaftPeer> target = voters.stream().filter(p -> !p.getId().equals(selfId)).findFirst();
-        if (target.isEmpty()) {
-            return;
-        }
-        TransferLeadershipRequest request = new TransferLeadershipRequest(localClientId, selfId, groupId,
-                callIds.incrementAndGet(), target.get().getId(), timeout.toMillis());
-        try {
-            RaftClientReply reply = RaftReplies.await(server.transferLeadershipAsync(request), timeout.plusSeconds(1),
-                    "handing over leadership");
-            RaftReplies.content(reply);
-            LOG.info("handed leadership to node {} before stopping", target.get().getId());
-        } catch (IOException | TimeoutException | RuntimeException e) {
-            LOG.warn("could not hand leadership to node {} before stopping (the others will elect one): {}",
-                    target.get().getId(), e.toString());
-        }
+        membership.handOverLeadership(timeout);
     }
 
     /**
@@ -517,14 +476,4 @@ public final class RaftNode implements AutoCloseable {
 
     // ------------------------------------------------------------------ helpers
 
-    private RaftClientRequest localRequest(Message message, RaftClientRequest.Type type) {
-        return RaftClientRequest.newBuilder()
-                .setClientId(localClientId)
-                .setServerId(selfId)
-                .setGroupId(groupId)
-                .setCallId(callIds.incrementAndGet())
-                .setMessage(message)
-                .setType(type)
-                .build();
-    }
 }

@@ -8,6 +8,7 @@ import dev.strata.engine.iterator.InternalIterator;
 import dev.strata.engine.memtable.InternalKey;
 import dev.strata.engine.memtable.Lookup;
 import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.testing.DbFiles;
 import dev.strata.engine.util.FileWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -174,7 +175,7 @@ class TableTest {
         } finally {
             r.release();
         }
-        flip(path, 10);
+        DbFiles.flip(path, 10);
         BlockCache fresh = new BlockCache(1 << 20);
         TableReader damaged = TableReader.open(path, 2, filterStats, fresh);
         try {
@@ -220,19 +221,10 @@ class TableTest {
         return new Layout(0, f.filter().offset(), f.properties().offset(), f.index().offset(), footer);
     }
 
-    private static void flip(Path path, long offset) throws IOException {
-        try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
-            f.seek(offset);
-            int b = f.read();
-            f.seek(offset);
-            f.write(b ^ 0x01);
-        }
-    }
-
     @Test
     void damagedDataBlockIsReportedWithFileAndOffset() throws IOException {
         Path path = writeTable("t.sst", 2000, Codec.LZ4, true, 10);
-        flip(path, 100);
+        DbFiles.flip(path, 100);
         TableReader r = TableReader.open(path, 1, filterStats, noCache);
         try {
             assertThatThrownBy(() -> r.get(key(0), 1_000_000)).isInstanceOf(CorruptionException.class)
@@ -262,7 +254,7 @@ class TableTest {
         for (Case c : cases) {
             Path damaged = dir.resolve("damaged-" + i++ + ".sst");
             Files.copy(clean, damaged);
-            flip(damaged, c.offset());
+            DbFiles.flip(damaged, c.offset());
             assertThatThrownBy(() -> TableReader.open(damaged, 9, filterStats, noCache)).as(c.what())
                     .isInstanceOf(CorruptionException.class)
                     .hasMessageContaining(damaged.toString())
