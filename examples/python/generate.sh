@@ -13,7 +13,7 @@ python="${1:-python3}"
 protos="$here/../../proto/src/main/proto"
 out="${STRATA_PY_GEN:-$here/gen}"
 
-# Only the client API: raft.proto and checkpoint.proto are internal (see their headers).
+# Only the client API (strata/v1): strata/internal/v1 holds what the servers say among themselves.
 # Only what protoc writes goes, in case STRATA_PY_GEN names a directory that holds more.
 rm -rf "$out/strata"
 mkdir -p "$out"

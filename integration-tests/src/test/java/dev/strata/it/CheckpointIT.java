@@ -10,7 +10,7 @@ import dev.strata.proto.v1.PutResponse;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
 import dev.strata.engine.checkpoint.FileLinks;
-import dev.strata.proto.v1.Plan;
+import dev.strata.proto.internal.v1.Plan;
 import dev.strata.server.checkpoint.Backup;
 import dev.strata.server.cli.StrataCli;
 import dev.strata.server.testing.Await;

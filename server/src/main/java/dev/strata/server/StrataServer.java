@@ -1,6 +1,6 @@
 package dev.strata.server;
 
-import dev.strata.proto.v1.MemberDirectory;
+import dev.strata.proto.internal.v1.MemberDirectory;
 import dev.strata.server.config.ServerConfig;
 import dev.strata.server.grpc.ApiServer;
 import dev.strata.server.metrics.CheckpointMetrics;

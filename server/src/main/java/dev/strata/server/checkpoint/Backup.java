@@ -11,8 +11,8 @@ import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.wal.LogReader;
 import dev.strata.engine.wal.LogWriter;
-import dev.strata.proto.v1.ContentId;
-import dev.strata.proto.v1.Plan;
+import dev.strata.proto.internal.v1.ContentId;
+import dev.strata.proto.internal.v1.Plan;
 import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
 

@@ -4,7 +4,7 @@ import dev.strata.engine.Engine;
 import dev.strata.engine.EngineOptions;
 import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.engine.version.VersionSet;
-import dev.strata.proto.v1.Plan;
+import dev.strata.proto.internal.v1.Plan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

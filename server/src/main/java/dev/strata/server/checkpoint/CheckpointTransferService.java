@@ -1,11 +1,11 @@
 package dev.strata.server.checkpoint;
 
-import dev.strata.proto.v1.CheckpointTransferGrpc;
-import dev.strata.proto.v1.Chunk;
-import dev.strata.proto.v1.Plan;
-import dev.strata.proto.v1.PlannedFile;
-import dev.strata.proto.v1.TransferMessage;
-import dev.strata.proto.v1.TransferRequest;
+import dev.strata.proto.internal.v1.CheckpointTransferGrpc;
+import dev.strata.proto.internal.v1.Chunk;
+import dev.strata.proto.internal.v1.Plan;
+import dev.strata.proto.internal.v1.PlannedFile;
+import dev.strata.proto.internal.v1.TransferMessage;
+import dev.strata.proto.internal.v1.TransferRequest;
 import dev.strata.server.raft.NodeUnavailableException;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
@@ -21,7 +21,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Executor;
 
 /**
- * The sending side of {@code strata.v1.CheckpointTransfer} (internal): plans a transfer, then
+ * The sending side of {@code strata.internal.v1.CheckpointTransfer} (internal): plans a transfer, then
  * streams the plan's files in chunks, pausing while the receiver's flow-control window is full
  * so a slow receiver never makes the sender buffer a file in memory. The plan's files stay
  * pinned until the stream ends, however it ends; compaction meanwhile deletes nothing it reads.

@@ -2,7 +2,7 @@ package dev.strata.server.checkpoint;
 
 import com.google.protobuf.UnsafeByteOperations;
 import dev.strata.engine.compress.Codec;
-import dev.strata.proto.v1.Chunk;
+import dev.strata.proto.internal.v1.Chunk;
 
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;

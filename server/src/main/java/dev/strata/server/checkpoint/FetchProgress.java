@@ -1,7 +1,7 @@
 package dev.strata.server.checkpoint;
 
-import dev.strata.proto.v1.Plan;
-import dev.strata.proto.v1.PlannedFile;
+import dev.strata.proto.internal.v1.Plan;
+import dev.strata.proto.internal.v1.PlannedFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

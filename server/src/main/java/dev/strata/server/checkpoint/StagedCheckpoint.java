@@ -2,7 +2,7 @@ package dev.strata.server.checkpoint;
 
 import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.checkpoint.Delta;
-import dev.strata.proto.v1.Plan;
+import dev.strata.proto.internal.v1.Plan;
 
 import java.nio.file.Path;
 import java.util.List;

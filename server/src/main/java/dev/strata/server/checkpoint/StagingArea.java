@@ -3,9 +3,9 @@ package dev.strata.server.checkpoint;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.engine.checkpoint.StagedFiles;
-import dev.strata.proto.v1.ContentId;
-import dev.strata.proto.v1.PartialFile;
-import dev.strata.proto.v1.PlannedFile;
+import dev.strata.proto.internal.v1.ContentId;
+import dev.strata.proto.internal.v1.PartialFile;
+import dev.strata.proto.internal.v1.PlannedFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

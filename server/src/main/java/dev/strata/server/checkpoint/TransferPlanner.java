@@ -5,11 +5,11 @@ import dev.strata.engine.checkpoint.Checkpoint;
 import dev.strata.engine.checkpoint.CheckpointFile;
 import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.engine.checkpoint.Delta;
-import dev.strata.proto.v1.ContentId;
-import dev.strata.proto.v1.PartialFile;
-import dev.strata.proto.v1.Plan;
-import dev.strata.proto.v1.PlannedFile;
-import dev.strata.proto.v1.TransferRequest;
+import dev.strata.proto.internal.v1.ContentId;
+import dev.strata.proto.internal.v1.PartialFile;
+import dev.strata.proto.internal.v1.Plan;
+import dev.strata.proto.internal.v1.PlannedFile;
+import dev.strata.proto.internal.v1.TransferRequest;
 import dev.strata.server.raft.AppliedMarker;
 import org.apache.ratis.server.protocol.TermIndex;
 

@@ -1,6 +1,6 @@
 package dev.strata.server.checkpoint;
 
-import dev.strata.proto.v1.Plan;
+import dev.strata.proto.internal.v1.Plan;
 
 import java.time.Duration;
 

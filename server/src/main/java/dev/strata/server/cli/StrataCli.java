@@ -88,7 +88,7 @@ public final class StrataCli {
         public Integer call() throws Exception {
             Backup.SaveResult r = Backup.save(dir, endpoints, credentials());
             System.out.printf("saved %s checkpoint to index %d in %s: %d files, %d bytes received (%d on the wire)%n",
-                    r.kind() == dev.strata.proto.v1.Plan.Kind.FULL ? "a full" : "an incremental", r.index(), dir,
+                    r.kind() == dev.strata.proto.internal.v1.Plan.Kind.FULL ? "a full" : "an incremental", r.index(), dir,
                     r.filesWritten(), r.bytesWritten(), r.transfer().wireBytes());
             return 0;
         }

@@ -7,7 +7,7 @@ import dev.strata.engine.WriteBatch;
 import dev.strata.proto.v1.BatchOp;
 import dev.strata.proto.v1.BatchRequest;
 import dev.strata.proto.v1.BatchResponse;
-import dev.strata.proto.v1.Command;
+import dev.strata.proto.internal.v1.Command;
 import dev.strata.proto.v1.Compare;
 import dev.strata.proto.v1.DeleteRequest;
 import dev.strata.proto.v1.DeleteResponse;

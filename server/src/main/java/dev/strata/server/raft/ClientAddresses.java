@@ -1,8 +1,8 @@
 package dev.strata.server.raft;
 
-import dev.strata.proto.v1.MemberDirectory;
-import dev.strata.proto.v1.MemberRecord;
-import dev.strata.proto.v1.Query;
+import dev.strata.proto.internal.v1.MemberDirectory;
+import dev.strata.proto.internal.v1.MemberRecord;
+import dev.strata.proto.internal.v1.Query;
 import dev.strata.server.config.PeerSpec;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.Message;

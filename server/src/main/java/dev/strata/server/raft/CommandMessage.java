@@ -1,6 +1,6 @@
 package dev.strata.server.raft;
 
-import dev.strata.proto.v1.Command;
+import dev.strata.proto.internal.v1.Command;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;

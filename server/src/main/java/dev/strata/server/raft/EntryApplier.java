@@ -5,7 +5,7 @@ import com.google.protobuf.MessageLite;
 import dev.strata.engine.Engine;
 import dev.strata.engine.EngineException;
 import dev.strata.engine.WriteBatch;
-import dev.strata.proto.v1.Command;
+import dev.strata.proto.internal.v1.Command;
 import dev.strata.server.kv.CommandApplier;
 import dev.strata.server.kv.EngineView;
 import dev.strata.server.kv.InvalidRequestException;

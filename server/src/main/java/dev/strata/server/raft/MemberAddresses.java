@@ -4,9 +4,9 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.strata.engine.Engine;
 import dev.strata.engine.KeyValue;
 import dev.strata.engine.KeyValueIterator;
-import dev.strata.proto.v1.Command;
-import dev.strata.proto.v1.MemberDirectory;
-import dev.strata.proto.v1.MemberRecord;
+import dev.strata.proto.internal.v1.Command;
+import dev.strata.proto.internal.v1.MemberDirectory;
+import dev.strata.proto.internal.v1.MemberRecord;
 import dev.strata.server.kv.CommandApplier;
 import dev.strata.server.kv.KeySpace;
 

@@ -1,7 +1,7 @@
 package dev.strata.server.raft;
 
-import dev.strata.proto.v1.ProposalResult;
-import dev.strata.proto.v1.ProposalResults;
+import dev.strata.proto.internal.v1.ProposalResult;
+import dev.strata.proto.internal.v1.ProposalResults;
 import dev.strata.server.kv.CommandApplier;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;

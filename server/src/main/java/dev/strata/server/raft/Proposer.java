@@ -1,10 +1,10 @@
 package dev.strata.server.raft;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import dev.strata.proto.v1.Command;
-import dev.strata.proto.v1.ProposalResult;
-import dev.strata.proto.v1.ProposalResults;
-import dev.strata.proto.v1.Proposals;
+import dev.strata.proto.internal.v1.Command;
+import dev.strata.proto.internal.v1.ProposalResult;
+import dev.strata.proto.internal.v1.ProposalResults;
+import dev.strata.proto.internal.v1.Proposals;
 import dev.strata.server.kv.CommandApplier;
 import dev.strata.server.kv.InvalidRequestException;
 import org.apache.ratis.protocol.ClientId;

@@ -1,6 +1,6 @@
 package dev.strata.server.checkpoint;
 
-import dev.strata.proto.v1.Chunk;
+import dev.strata.proto.internal.v1.Chunk;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

@@ -1,8 +1,8 @@
 package dev.strata.server.checkpoint;
 
-import dev.strata.proto.v1.ContentId;
-import dev.strata.proto.v1.Plan;
-import dev.strata.proto.v1.PlannedFile;
+import dev.strata.proto.internal.v1.ContentId;
+import dev.strata.proto.internal.v1.Plan;
+import dev.strata.proto.internal.v1.PlannedFile;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,6 @@
 package dev.strata.server.checkpoint;
 
-import dev.strata.proto.v1.ContentId;
+import dev.strata.proto.internal.v1.ContentId;
 
 import java.util.Random;
 import java.util.zip.CRC32C;

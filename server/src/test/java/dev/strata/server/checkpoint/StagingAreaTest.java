@@ -1,7 +1,7 @@
 package dev.strata.server.checkpoint;
 
 import dev.strata.engine.CorruptionException;
-import dev.strata.proto.v1.ContentId;
+import dev.strata.proto.internal.v1.ContentId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -8,7 +8,7 @@ import dev.strata.engine.WalMode;
 import dev.strata.proto.v1.BatchOp;
 import dev.strata.proto.v1.BatchRequest;
 import dev.strata.proto.v1.BatchResponse;
-import dev.strata.proto.v1.Command;
+import dev.strata.proto.internal.v1.Command;
 import dev.strata.proto.v1.Compare;
 import dev.strata.proto.v1.DeleteRequest;
 import dev.strata.proto.v1.DeleteResponse;
@@ -245,7 +245,7 @@ class CommandApplierTest {
     @Test
     void memberRecordsTakeNoRevision() {
         CommandApplier.EntryResult r = applier.applyEntry(EngineView.of(engine), java.util.List.of(
-                Command.newBuilder().setSetMember(dev.strata.proto.v1.MemberRecord.newBuilder().setId(4).setClientAddress("h:1")).build(),
+                Command.newBuilder().setSetMember(dev.strata.proto.internal.v1.MemberRecord.newBuilder().setId(4).setClientAddress("h:1")).build(),
                 putCommand("m", "1"),
                 Command.newBuilder().setRemoveMember(5).build()), 10);
         engine.write(r.batch());

@@ -7,7 +7,7 @@ import dev.strata.engine.EngineOptions;
 import dev.strata.engine.KeyValue;
 import dev.strata.engine.KeyValueIterator;
 import dev.strata.engine.WalMode;
-import dev.strata.proto.v1.Command;
+import dev.strata.proto.internal.v1.Command;
 import dev.strata.proto.v1.Compare;
 import dev.strata.proto.v1.DeleteRequest;
 import dev.strata.proto.v1.PutRequest;

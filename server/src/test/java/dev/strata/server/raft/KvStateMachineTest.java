@@ -4,12 +4,12 @@ import dev.strata.server.testing.Await;
 import dev.strata.server.testing.Ports;
 
 import com.google.protobuf.ByteString;
-import dev.strata.proto.v1.Command;
+import dev.strata.proto.internal.v1.Command;
 import dev.strata.proto.v1.GetRequest;
 import dev.strata.proto.v1.GetResponse;
 import dev.strata.proto.v1.PutRequest;
 import dev.strata.proto.v1.PutResponse;
-import dev.strata.proto.v1.Query;
+import dev.strata.proto.internal.v1.Query;
 import dev.strata.server.config.ServerConfig;
 import dev.strata.server.tls.ServerTls;
 import dev.strata.server.kv.KvReader;

@@ -1,7 +1,7 @@
 package dev.strata.server.raft;
 
 import com.google.protobuf.ByteString;
-import dev.strata.proto.v1.Command;
+import dev.strata.proto.internal.v1.Command;
 import dev.strata.proto.v1.PutRequest;
 import dev.strata.proto.v1.PutResponse;
 import dev.strata.proto.v1.ResponseHeader;

@@ -1,7 +1,7 @@
 package dev.strata.server.raft;
 
-import dev.strata.proto.v1.MemberDirectory;
-import dev.strata.proto.v1.MemberRecord;
+import dev.strata.proto.internal.v1.MemberDirectory;
+import dev.strata.proto.internal.v1.MemberRecord;
 import dev.strata.server.testing.Ports;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
