@@ -17,7 +17,7 @@ strata_server_jar() {
 strata_server_jar_built() {
   local target="$STRATA_ROOT/server/target" jar
   jar="$(strata_server_jar)"
-  strata_build_if_stale server "${jar:-$target/strata-server.jar}" storage-engine proto client
+  strata_build_if_stale server "${jar:-$target/strata-server.jar}" storage-engine proto checkpoint-transfer client
   jar="$(strata_server_jar)"
   [[ -n "$jar" && -d "$target/lib" ]] \
     || strata_die "no strata-server jar and lib/ in $target; build with: mvn -DskipTests install -pl server -am"

@@ -1,19 +1,19 @@
 package dev.strata.it;
 
+import dev.strata.engine.checkpoint.FileLinks;
+import dev.strata.proto.internal.v1.Plan;
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.CheckpointStatus;
-import dev.strata.proto.v1.MemberAddRequest;
 import dev.strata.proto.v1.KVGrpc;
+import dev.strata.proto.v1.MemberAddRequest;
 import dev.strata.proto.v1.MemberPromoteRequest;
 import dev.strata.proto.v1.PutRequest;
 import dev.strata.proto.v1.PutResponse;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
-import dev.strata.engine.checkpoint.FileLinks;
-import dev.strata.proto.internal.v1.Plan;
-import dev.strata.server.checkpoint.Backup;
 import dev.strata.server.cli.StrataCli;
 import dev.strata.server.testing.Await;
+import dev.strata.transfer.Backup;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.stub.StreamObserver;
 import org.apache.ratis.grpc.server.GrpcServicesImpl;

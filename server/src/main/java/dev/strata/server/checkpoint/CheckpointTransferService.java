@@ -7,6 +7,8 @@ import dev.strata.proto.internal.v1.PlannedFile;
 import dev.strata.proto.internal.v1.TransferMessage;
 import dev.strata.proto.internal.v1.TransferRequest;
 import dev.strata.server.raft.NodeUnavailableException;
+import dev.strata.transfer.CheckpointStats;
+import dev.strata.transfer.Chunks;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;

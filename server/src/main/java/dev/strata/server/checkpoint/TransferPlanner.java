@@ -3,14 +3,15 @@ package dev.strata.server.checkpoint;
 import com.google.protobuf.ByteString;
 import dev.strata.engine.checkpoint.Checkpoint;
 import dev.strata.engine.checkpoint.CheckpointFile;
-import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.engine.checkpoint.Delta;
+import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.proto.internal.v1.ContentId;
 import dev.strata.proto.internal.v1.PartialFile;
 import dev.strata.proto.internal.v1.Plan;
 import dev.strata.proto.internal.v1.PlannedFile;
 import dev.strata.proto.internal.v1.TransferRequest;
 import dev.strata.server.raft.AppliedMarker;
+import dev.strata.transfer.ContentIds;
 import org.apache.ratis.server.protocol.TermIndex;
 
 import java.nio.file.Path;
@@ -104,21 +105,17 @@ final class TransferPlanner {
     }
 
     private static long bytesToSend(List<CheckpointFile> files, Set<ContentId> held) {
-        return files.stream().filter(f -> !held.contains(proto(f.content()))).mapToLong(f -> f.content().size()).sum();
+        return files.stream().filter(f -> !held.contains(ContentIds.toProto(f.content()))).mapToLong(f -> f.content().size()).sum();
     }
 
     private static void addFiles(Plan.Builder plan, List<Path> sources, List<CheckpointFile> files,
                                  Function<CheckpointFile, Path> pathOf, Set<ContentId> held, Map<ContentId, Long> partial) {
         for (CheckpointFile f : files) {
-            ContentId content = proto(f.content());
+            ContentId content = ContentIds.toProto(f.content());
             boolean send = !held.contains(content);
             long start = send ? Math.min(partial.getOrDefault(content, 0L), f.content().size()) : 0;
             plan.addFiles(PlannedFile.newBuilder().setName(f.name()).setContent(content).setSend(send).setStartOffset(start));
             sources.add(pathOf.apply(f));
         }
-    }
-
-    static ContentId proto(dev.strata.engine.checkpoint.ContentId c) {
-        return ContentId.newBuilder().setSize(c.size()).setCrc32C(c.crc()).build();
     }
 }

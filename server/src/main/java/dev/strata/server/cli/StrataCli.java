@@ -3,7 +3,7 @@ package dev.strata.server.cli;
 import dev.strata.client.cli.ClientOptions;
 import dev.strata.client.cli.StrataCommand;
 import dev.strata.client.cli.TlsOptions;
-import dev.strata.server.checkpoint.Backup;
+import dev.strata.transfer.Backup;
 import io.grpc.netty.shaded.io.netty.util.internal.logging.InternalLoggerFactory;
 import io.grpc.netty.shaded.io.netty.util.internal.logging.JdkLoggerFactory;
 import picocli.CommandLine;

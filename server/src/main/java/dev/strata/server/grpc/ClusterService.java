@@ -20,11 +20,11 @@ import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
 import dev.strata.proto.v1.TransferLeaderResponse;
-import dev.strata.server.checkpoint.CheckpointStats;
 import dev.strata.server.kv.InvalidRequestException;
 import dev.strata.server.raft.Member;
 import dev.strata.server.raft.NodeStatus;
 import dev.strata.server.raft.RaftNode;
+import dev.strata.transfer.CheckpointStats;
 import io.grpc.stub.StreamObserver;
 
 import java.time.Duration;

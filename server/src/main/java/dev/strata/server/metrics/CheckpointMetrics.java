@@ -1,6 +1,6 @@
 package dev.strata.server.metrics;
 
-import dev.strata.server.checkpoint.CheckpointStats;
+import dev.strata.transfer.CheckpointStats;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,4 +1,4 @@
-package dev.strata.server.checkpoint;
+package dev.strata.transfer;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.checkpoint.FileLinks;

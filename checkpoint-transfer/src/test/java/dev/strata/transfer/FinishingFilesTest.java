@@ -1,4 +1,4 @@
-package dev.strata.server.checkpoint;
+package dev.strata.transfer;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.proto.internal.v1.ContentId;
@@ -16,8 +16,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-import static dev.strata.server.checkpoint.StagedContent.idOf;
-import static dev.strata.server.checkpoint.StagedContent.noise;
+import static dev.strata.transfer.StagedContent.idOf;
+import static dev.strata.transfer.StagedContent.noise;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

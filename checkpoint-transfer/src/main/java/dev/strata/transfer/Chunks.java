@@ -1,4 +1,4 @@
-package dev.strata.server.checkpoint;
+package dev.strata.transfer;
 
 import com.google.protobuf.UnsafeByteOperations;
 import dev.strata.engine.compress.Codec;
@@ -14,11 +14,11 @@ import java.util.zip.CRC32C;
  * raw bytes so the receiver checks what it writes, not only what travelled. Whether a large
  * chunk saves an eighth is judged from a {@link #PROBE} of it first.
  */
-final class Chunks {
+public final class Chunks {
     /** Raw bytes per chunk: large enough for zstd to find matches, small enough to re-fetch cheaply. */
-    static final int SIZE = 1 << 20;
+    public static final int SIZE = 1 << 20;
     /** Chunks on their way at once: the sender's queue and the receiver's flow-control window each hold this many. */
-    static final int IN_FLIGHT = 4;
+    public static final int IN_FLIGHT = 4;
     /** Fast: shipping must keep up with a disk copy; the gain over level 3 on table data is small. */
     private static final int ZSTD_LEVEL = 1;
 
@@ -36,7 +36,7 @@ final class Chunks {
      * The chunk of file {@code file} holding {@code raw[0, length)}, which starts at {@code offset}.
      * An uncompressed chunk wraps {@code raw} without copying it: the caller must not reuse it.
      */
-    static Chunk encode(int file, long offset, byte[] raw, int length) {
+    public static Chunk encode(int file, long offset, byte[] raw, int length) {
         byte[] compressed = worthCompressing(raw, length) ? Codec.ZSTD.compress(raw, 0, length, ZSTD_LEVEL) : null;
         Chunk.Builder b = Chunk.newBuilder().setFile(file).setOffset(offset).setRawLength(length).setCrc32C(crc(raw, length));
         if (compressed != null) {
@@ -61,7 +61,7 @@ final class Chunks {
      *
      * @throws CorruptChunkException when they do not decode or do not match
      */
-    static ByteBuffer decode(Chunk c) {
+    public static ByteBuffer decode(Chunk c) {
         ByteBuffer raw;
         switch (c.getCodec()) {
             case NONE -> raw = c.getData().asReadOnlyByteBuffer();

@@ -1,4 +1,4 @@
-package dev.strata.server.checkpoint;
+package dev.strata.transfer;
 
 import java.util.concurrent.atomic.AtomicLong;
 

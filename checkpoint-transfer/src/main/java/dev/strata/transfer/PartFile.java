@@ -1,4 +1,4 @@
-package dev.strata.server.checkpoint;
+package dev.strata.transfer;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

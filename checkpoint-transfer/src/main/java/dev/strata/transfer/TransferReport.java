@@ -1,4 +1,4 @@
-package dev.strata.server.checkpoint;
+package dev.strata.transfer;
 
 import dev.strata.proto.internal.v1.Plan;
 

@@ -1,4 +1,4 @@
-package dev.strata.server.checkpoint;
+package dev.strata.transfer;
 
 import dev.strata.engine.Engine;
 import dev.strata.engine.EngineOptions;
@@ -250,12 +250,12 @@ public final class Backup {
                 return out;
             }
             for (CheckpointFile f : manifest.files()) {
-                out.put(TransferPlanner.proto(f.content()), full.resolve(f.name()));
+                out.put(ContentIds.toProto(f.content()), full.resolve(f.name()));
             }
             for (Path d : deltas.values()) {
                 for (Delta delta : readDeltas(d)) {
                     for (CheckpointFile f : delta.files()) {
-                        out.put(TransferPlanner.proto(f.content()), d.resolve(f.name()));
+                        out.put(ContentIds.toProto(f.content()), d.resolve(f.name()));
                     }
                 }
             }
