@@ -98,3 +98,29 @@ strata_build_if_stale() {
     touch "$product"
   fi
 }
+
+# Prints module $1's newest jar, target/strata-$1-VERSION.jar (not its sources, tests or
+# javadoc), or nothing before the first build.
+strata_module_jar() {
+  local candidate newest=""
+  for candidate in "$STRATA_ROOT/$1/target/strata-$1"-*.jar; do
+    case "$candidate" in
+      *-sources.jar|*-tests.jar|*-javadoc.jar) ;;
+      *) if [[ -f "$candidate" && ( -z "$newest" || "$candidate" -nt "$newest" ) ]]; then newest="$candidate"; fi ;;
+    esac
+  done
+  echo "$newest"
+}
+
+# Builds module $1 when a source of it or of the modules listed after it changed since its jar;
+# prints the jar. The module copies its runtime libraries to target/lib when it is packaged.
+strata_module_jar_built() {
+  local module="$1" target="$STRATA_ROOT/$1/target" jar
+  shift
+  jar="$(strata_module_jar "$module")"
+  strata_build_if_stale "$module" "${jar:-$target/strata-$module.jar}" "$@"
+  jar="$(strata_module_jar "$module")"
+  [[ -n "$jar" && -d "$target/lib" ]] \
+    || strata_die "no strata-$module jar and lib/ in $target; build with: mvn -DskipTests install -pl $module -am"
+  echo "$jar"
+}

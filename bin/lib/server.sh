@@ -2,26 +2,9 @@
 # Shared by bin/strata-server and bin/strata-dev: the server's jar, built when stale, and its JVM flags.
 # Source it after lib/common.sh; it defines functions and runs nothing else.
 
-# Prints the server module's jar (its name carries the version), or nothing before the first build.
-strata_server_jar() {
-  local candidate
-  for candidate in "$STRATA_ROOT"/server/target/strata-server-*.jar; do
-    case "$candidate" in
-      *-sources.jar|*-tests.jar|*-javadoc.jar) ;;
-      *) if [[ -f "$candidate" ]]; then echo "$candidate"; fi ;;
-    esac
-  done
-}
-
 # Builds the server (and the engine and API it uses) when a source changed since its jar; prints the jar.
 strata_server_jar_built() {
-  local target="$STRATA_ROOT/server/target" jar
-  jar="$(strata_server_jar)"
-  strata_build_if_stale server "${jar:-$target/strata-server.jar}" storage-engine proto checkpoint-transfer client
-  jar="$(strata_server_jar)"
-  [[ -n "$jar" && -d "$target/lib" ]] \
-    || strata_die "no strata-server jar and lib/ in $target; build with: mvn -DskipTests install -pl server -am"
-  echo "$jar"
+  strata_module_jar_built server storage-engine proto checkpoint-transfer
 }
 
 # Prints the server's garbage-collector flags. G1's default pause goal of 200 ms let it grow the

@@ -2,7 +2,7 @@ package dev.strata.bench;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.google.protobuf.UnsafeByteOperations;
-import dev.strata.client.bench.ValueGenerator;
+import dev.strata.cli.bench.ValueGenerator;
 import dev.strata.proto.v1.BatchOp;
 import dev.strata.proto.v1.BatchRequest;
 import dev.strata.proto.v1.KVGrpc;

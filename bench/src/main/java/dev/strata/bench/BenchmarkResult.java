@@ -1,7 +1,7 @@
 package dev.strata.bench;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.strata.client.bench.LatencySummary;
+import dev.strata.cli.bench.LatencySummary;
 
 /**
  * The figures of one benchmark run.

@@ -1,7 +1,7 @@
 package dev.strata.bench;
 
-import dev.strata.client.bench.LatencySummary;
-import dev.strata.client.bench.ValueGenerator;
+import dev.strata.cli.bench.LatencySummary;
+import dev.strata.cli.bench.ValueGenerator;
 import org.HdrHistogram.Histogram;
 
 import java.nio.file.Path;

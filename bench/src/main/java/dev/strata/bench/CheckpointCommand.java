@@ -1,7 +1,7 @@
 package dev.strata.bench;
 
-import dev.strata.client.bench.MachineInfo;
-import dev.strata.client.cli.ByteSizeConverter;
+import dev.strata.cli.ByteSizeConverter;
+import dev.strata.cli.bench.MachineInfo;
 import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.proto.v1.CheckpointStatus;
 import dev.strata.proto.v1.StatusResponse;

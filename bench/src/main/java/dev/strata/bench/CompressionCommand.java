@@ -1,7 +1,7 @@
 package dev.strata.bench;
 
-import dev.strata.client.bench.MachineInfo;
-import dev.strata.client.cli.ByteSizeConverter;
+import dev.strata.cli.ByteSizeConverter;
+import dev.strata.cli.bench.MachineInfo;
 import dev.strata.engine.EngineException;
 import dev.strata.engine.EngineOptions;
 import dev.strata.engine.WalMode;

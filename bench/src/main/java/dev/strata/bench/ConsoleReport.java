@@ -1,7 +1,7 @@
 package dev.strata.bench;
 
-import dev.strata.client.bench.LatencySummary;
-import dev.strata.client.bench.MachineInfo;
+import dev.strata.cli.bench.LatencySummary;
+import dev.strata.cli.bench.MachineInfo;
 
 import java.io.PrintStream;
 import java.util.Locale;

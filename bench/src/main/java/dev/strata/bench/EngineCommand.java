@@ -1,6 +1,6 @@
 package dev.strata.bench;
 
-import dev.strata.client.bench.MachineInfo;
+import dev.strata.cli.bench.MachineInfo;
 import dev.strata.engine.EngineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,6 +1,6 @@
 package dev.strata.bench;
 
-import dev.strata.client.cli.ByteSizeConverter;
+import dev.strata.cli.ByteSizeConverter;
 import dev.strata.engine.EngineException;
 import dev.strata.engine.WalMode;
 import picocli.CommandLine.Model.CommandSpec;

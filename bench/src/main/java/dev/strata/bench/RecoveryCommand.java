@@ -1,11 +1,11 @@
 package dev.strata.bench;
 
+import dev.strata.cli.DurationConverter;
+import dev.strata.cli.bench.MachineInfo;
 import dev.strata.client.KeyRange;
 import dev.strata.client.KeyValue;
 import dev.strata.client.RangeOptions;
 import dev.strata.client.StrataClient;
-import dev.strata.client.bench.MachineInfo;
-import dev.strata.client.cli.DurationConverter;
 import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.it.cluster.ProcessCluster;
 import dev.strata.proto.v1.StatusResponse;

@@ -1,7 +1,7 @@
 package dev.strata.bench;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.strata.client.bench.MachineInfo;
+import dev.strata.cli.bench.MachineInfo;
 
 import java.io.PrintStream;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.strata.bench;
 
-import dev.strata.client.bench.ValueGenerator;
+import dev.strata.cli.bench.ValueGenerator;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -2,9 +2,7 @@ package dev.strata.client;
 
 import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
-import io.grpc.TlsChannelCredentials;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
@@ -273,22 +271,7 @@ public final class StrataClient implements AutoCloseable {
          *                                  certificate and the key is given
          */
         public Builder tls(Path caCertificates, Path certificateChain, Path privateKey) {
-            if ((certificateChain == null) != (privateKey == null)) {
-                throw new IllegalArgumentException("a client certificate needs its private key, and a key its certificate");
-            }
-            TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder();
-            try {
-                if (caCertificates != null) {
-                    tls.trustManager(caCertificates.toFile());
-                }
-                if (certificateChain != null) {
-                    tls.keyManager(certificateChain.toFile(), privateKey.toFile());
-                }
-            } catch (IOException | RuntimeException e) {
-                throw new IllegalArgumentException("cannot use the TLS files " + caCertificates + ", " + certificateChain
-                        + ", " + privateKey + ": " + e.getMessage(), e);
-            }
-            this.credentials = tls.build();
+            this.credentials = TlsCredentials.of(caCertificates, certificateChain, privateKey);
             return this;
         }
 

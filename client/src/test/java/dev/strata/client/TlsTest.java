@@ -1,24 +1,12 @@
 package dev.strata.client;
 
-import com.google.protobuf.ByteString;
-import dev.strata.proto.v1.GetRequest;
-import dev.strata.proto.v1.GetResponse;
-import dev.strata.proto.v1.KVGrpc;
-import dev.strata.client.cli.ExitCode;
-import dev.strata.client.cli.StrataCommand;
+import dev.strata.client.testing.SecretServer;
 import dev.strata.client.testing.TestCertificates;
-import io.grpc.Grpc;
-import io.grpc.Server;
-import io.grpc.TlsServerCredentials;
-import io.grpc.stub.StreamObserver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -32,34 +20,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TlsTest {
     @TempDir
     Path dir;
-    private Server server;
+    private SecretServer server;
 
     @AfterEach
     void stop() {
         if (server != null) {
-            server.shutdownNow();
+            server.close();
         }
     }
 
-    /** A server that answers every Get with the value "secret", over TLS with {@code certificate}. */
     private String start(TestCertificates.Issued certificate, Path clientCa) throws IOException {
-        TlsServerCredentials.Builder tls = TlsServerCredentials.newBuilder()
-                .keyManager(certificate.certificate().toFile(), certificate.privateKey().toFile());
-        if (clientCa != null) {
-            tls.trustManager(clientCa.toFile()).clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
-        }
-        server = Grpc.newServerBuilderForPort(0, tls.build())
-                .addService(new KVGrpc.KVImplBase() {
-                    @Override
-                    public void get(GetRequest request, StreamObserver<GetResponse> response) {
-                        response.onNext(GetResponse.newBuilder().setKv(dev.strata.proto.v1.KeyValue.newBuilder()
-                                .setKey(request.getKey()).setValue(ByteString.copyFromUtf8("secret")).setVersion(1)).build());
-                        response.onCompleted();
-                    }
-                })
-                .build()
-                .start();
-        return "127.0.0.1:" + server.getPort();
+        server = new SecretServer(certificate, clientCa);
+        return server.endpoint();
     }
 
     private static StrataClient.Builder client(String endpoint) {
@@ -102,29 +74,6 @@ class TlsTest {
         try (StrataClient c = client(endpoint).tls(ca.caFile(), stranger.certificate(), stranger.privateKey()).build()) {
             assertThatThrownBy(() -> c.get("k")).as("a certificate from another CA").isInstanceOf(StrataException.class);
         }
-    }
-
-    @Test
-    void theCommandLineTakesEtcdctlsTlsFlags() throws IOException {
-        TestCertificates ca = new TestCertificates(dir, "cluster");
-        String endpoint = start(ca.issue("node1"), ca.caFile());
-        TestCertificates.Issued app = ca.issue("app");
-
-        StringWriter out = new StringWriter();
-        int code = StrataCommand.commandLine(InputStream.nullInputStream(), false).setOut(new PrintWriter(out, true))
-                .execute("get", "k", "--print-value-only", "--endpoints=" + endpoint, "--cacert=" + ca.caFile(),
-                        "--cert=" + app.certificate(), "--key=" + app.privateKey());
-        assertThat(code).isEqualTo(ExitCode.OK);
-        assertThat(out.toString()).isEqualTo("secret\n");
-
-        assertThat(cli("get", "k", "--endpoints=" + endpoint, "--timeout=1s")).as("plaintext").isEqualTo(ExitCode.FAILED);
-        assertThat(cli("get", "k", "--endpoints=" + endpoint, "--cacert=" + ca.caFile(), "--cert=" + app.certificate()))
-                .as("a certificate without its key").isEqualTo(ExitCode.USAGE);
-    }
-
-    private static int cli(String... args) {
-        return StrataCommand.commandLine(InputStream.nullInputStream(), false)
-                .setOut(new PrintWriter(new StringWriter())).setErr(new PrintWriter(new StringWriter())).execute(args);
     }
 
     @Test

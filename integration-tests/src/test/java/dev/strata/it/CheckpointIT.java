@@ -1,5 +1,6 @@
 package dev.strata.it;
 
+import dev.strata.cli.StrataCli;
 import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.proto.internal.v1.Plan;
 import dev.strata.proto.v1.CheckpointRequest;
@@ -11,7 +12,6 @@ import dev.strata.proto.v1.PutRequest;
 import dev.strata.proto.v1.PutResponse;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
-import dev.strata.server.cli.StrataCli;
 import dev.strata.server.testing.Await;
 import dev.strata.transfer.Backup;
 import io.grpc.InsecureChannelCredentials;

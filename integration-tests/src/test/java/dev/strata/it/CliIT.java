@@ -2,8 +2,8 @@ package dev.strata.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.strata.client.cli.ExitCode;
-import dev.strata.client.cli.StrataCommand;
+import dev.strata.cli.ExitCode;
+import dev.strata.cli.StrataCommand;
 import dev.strata.server.testing.Await;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -298,7 +298,7 @@ class CliIT {
     private static int launch(byte[] stdin, String... args) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "dev.strata.server.cli.StrataCli"));
+                "dev.strata.cli.StrataCli"));
         command.addAll(List.of(args));
         Path log = Files.createTempFile(dir, "cli", ".log");
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

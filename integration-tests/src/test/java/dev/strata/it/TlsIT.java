@@ -1,9 +1,10 @@
 package dev.strata.it;
 
+import dev.strata.cli.ExitCode;
+import dev.strata.cli.StrataCli;
+import dev.strata.cli.StrataCommand;
 import dev.strata.client.StrataClient;
 import dev.strata.client.StrataException;
-import dev.strata.client.cli.ExitCode;
-import dev.strata.client.cli.StrataCommand;
 import dev.strata.client.testing.TestCertificates;
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.CheckpointStatus;
@@ -11,7 +12,6 @@ import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.Member;
 import dev.strata.proto.v1.MemberAddRequest;
 import dev.strata.proto.v1.MemberListRequest;
-import dev.strata.server.cli.StrataCli;
 import dev.strata.server.testing.Await;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

@@ -1,7 +1,7 @@
 package dev.strata.bench.cluster;
 
 import dev.strata.bench.JsonReport;
-import dev.strata.client.bench.MachineInfo;
+import dev.strata.cli.bench.MachineInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

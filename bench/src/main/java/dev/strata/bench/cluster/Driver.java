@@ -1,6 +1,6 @@
 package dev.strata.bench.cluster;
 
-import dev.strata.client.bench.LatencySummary;
+import dev.strata.cli.bench.LatencySummary;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.strata.bench.cluster;
 
 import com.google.protobuf.ByteString;
-import dev.strata.client.bench.ValueGenerator;
+import dev.strata.cli.bench.ValueGenerator;
 
 import java.nio.charset.StandardCharsets;
 

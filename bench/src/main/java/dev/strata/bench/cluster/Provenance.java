@@ -1,6 +1,6 @@
 package dev.strata.bench.cluster;
 
-import dev.strata.client.bench.MachineInfo;
+import dev.strata.cli.bench.MachineInfo;
 
 import java.io.IOException;
 import java.nio.file.Files;

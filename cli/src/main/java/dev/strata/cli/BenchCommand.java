@@ -1,0 +1,177 @@
+package dev.strata.cli;
+
+import dev.strata.cli.bench.BenchReport;
+import dev.strata.cli.bench.BenchSettings;
+import dev.strata.cli.bench.Benchmark;
+import dev.strata.cli.bench.Distribution;
+import dev.strata.cli.bench.JsonReport;
+import dev.strata.cli.bench.SummaryTable;
+import dev.strata.cli.bench.Workload;
+import dev.strata.client.Consistency;
+import dev.strata.client.StrataClient;
+import dev.strata.client.StrataException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code strata bench}: runs a YCSB core workload or LogKV's against a running cluster through
+ * the SDK and reports throughput and latency percentiles per operation type. Failed operations
+ * are counted, not fatal, so a run can go on through a failover. Exit codes: 0 the run completed,
+ * 1 the cluster could not be reached or the load failed, 2 bad usage.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs a workload against the cluster and measures it: YCSB's core workloads A-F, or LogKV's.",
+                "Loads the keys first with batched puts (skip with --no-load), then runs --clients threads, each with one "
+                        + "request in flight, for --duration or --ops. A progress line goes to stderr; the summary (or JSON "
+                        + "with -o json) to stdout. Failed operations are counted by error code, not fatal."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:the run completed", "1:the cluster could not be reached, or the load failed", "2:bad usage"})
+public final class BenchCommand implements Callable<Integer> {
+    private static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ClientOptions client;
+
+    @Option(names = "--workload", paramLabel = "NAME", defaultValue = "a",
+            description = "a (50%% read, 50%% update), b (95%% read, 5%% update), c (read only), d (95%% read, 5%% "
+                    + "insert, latest), e (95%% scan, 5%% insert), f (50%% read, 50%% read-modify-write), or logkv "
+                    + "(reads at --read-fraction, updates, hot keys) (default: ${DEFAULT-VALUE})")
+    Workload workload;
+
+    @Option(names = "--distribution", paramLabel = "NAME",
+            description = "how keys are chosen: ${COMPLETION-CANDIDATES} (default: the workload's: latest for d, hotspot "
+                    + "for logkv, zipfian for the others)")
+    Distribution distribution;
+
+    @Option(names = "--keys", paramLabel = "N", defaultValue = "100000",
+            description = "keys loaded and chosen from (default: ${DEFAULT-VALUE})")
+    long keys;
+
+    @Option(names = "--value-size", paramLabel = "BYTES", defaultValue = "1KiB", converter = ByteSizeConverter.class,
+            description = "bytes per value: 100, 4KiB, 1m (default: ${DEFAULT-VALUE})")
+    long valueSize;
+
+    @Option(names = "--compressibility", paramLabel = "FRACTION", defaultValue = "0.5",
+            description = "fraction of each value that compresses away (default: ${DEFAULT-VALUE})")
+    double compressibility;
+
+    @Option(names = "--clients", paramLabel = "N", defaultValue = "16",
+            description = "client threads, each with one request in flight, sharing one client "
+                    + "(default: ${DEFAULT-VALUE})")
+    int clients;
+
+    @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "length of the measured run: 30s, 5m (default: 30s unless --ops)")
+    Duration duration;
+
+    @Option(names = "--ops", paramLabel = "N", description = "operations in the measured run, instead of --duration")
+    Long ops;
+
+    @Option(names = "--warmup", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "an unmeasured run first: 10s (default: none)")
+    Duration warmup;
+
+    @Option(names = "--consistency", paramLabel = "LEVEL", defaultValue = "linearizable",
+            converter = ConsistencyConverter.class, completionCandidates = ConsistencyConverter.Candidates.class,
+            description = "of reads and scans: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+    Consistency consistency;
+
+    @Option(names = "--read-fraction", paramLabel = "FRACTION", defaultValue = "0.8",
+            description = "logkv: the fraction of operations that are reads, the rest updates (default: ${DEFAULT-VALUE})")
+    double readFraction;
+
+    @Option(names = "--hit-rate", paramLabel = "FRACTION", defaultValue = "1.0",
+            description = "the fraction of reads that ask for keys that exist; the others ask for keys never written "
+                    + "(default: ${DEFAULT-VALUE})")
+    double hitRate;
+
+    @Option(names = "--hot-fraction", paramLabel = "FRACTION", defaultValue = "0.2",
+            description = "hotspot: the fraction of the keys that are hot (default: ${DEFAULT-VALUE})")
+    double hotFraction;
+
+    @Option(names = "--hot-rate", paramLabel = "FRACTION", defaultValue = "0.6",
+            description = "hotspot: the fraction of accesses that go to hot keys (default: ${DEFAULT-VALUE})")
+    double hotRate;
+
+    @Option(names = "--max-scan-length", paramLabel = "N", defaultValue = "100",
+            description = "a scan reads 1 to N keys, uniformly (default: ${DEFAULT-VALUE})")
+    int maxScanLength;
+
+    @Option(names = "--load", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "write every key before the run; --no-load when they are there from an earlier run "
+                    + "(default: load)")
+    boolean load;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "42",
+            description = "seed of the keys, operations and values drawn (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--key-prefix", paramLabel = "PREFIX", defaultValue = "bench/",
+            description = "what every key starts with (default: ${DEFAULT-VALUE})")
+    String keyPrefix;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "also write the report as JSON to FILE")
+    Path json;
+
+    @Override
+    public Integer call() throws Exception {
+        BenchSettings settings = settings();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        BenchReport report;
+        try (StrataClient c = client.connectForLoad()) {
+            try {
+                c.status();
+            } catch (StrataException e) {
+                err.println("strata bench: cannot reach the cluster at " + String.join(",", client.endpoints) + ": "
+                        + e.getMessage());
+                return 1;
+            }
+            Benchmark benchmark = new Benchmark(c, settings, err, System.console() != null);
+            BenchReport.Load loaded = null;
+            if (settings.load()) {
+                try {
+                    loaded = benchmark.load();
+                } catch (StrataException e) {
+                    err.println("strata bench: the load failed: " + e.getMessage());
+                    return 1;
+                }
+            }
+            report = benchmark.run(client.endpoints, loaded);
+        }
+        if (client.json()) {
+            JsonReport.write(out, report);
+        } else {
+            SummaryTable.print(report, out);
+        }
+        if (json != null) {
+            JsonReport.write(json, report);
+            err.println("strata bench: wrote " + json);
+        }
+        return 0;
+    }
+
+    /** The flags as settings; a bad value is a usage error (exit code 2) naming the flag. */
+    private BenchSettings settings() {
+        try {
+            return new BenchSettings(workload, distribution != null ? distribution : workload.defaultDistribution(), keys,
+                    valueSize, compressibility, clients, duration == null && ops == null ? DEFAULT_DURATION : duration,
+                    ops, warmup != null ? warmup : Duration.ZERO, consistency, readFraction, hitRate, hotFraction, hotRate,
+                    maxScanLength, keyPrefix, seed, load);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+}

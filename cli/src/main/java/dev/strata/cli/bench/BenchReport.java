@@ -1,0 +1,57 @@
+package dev.strata.cli.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a {@code strata bench} run measured, with what it ran against: {@link SummaryTable}
+ * prints it for people, {@link JsonReport} writes it for scripts. Counts and rates cover the
+ * measured run only (not the load or the warm-up); latencies are of the operations that
+ * succeeded, in microseconds.
+ *
+ * @param startedAt    when the measured run started, ISO-8601
+ * @param mix          each operation's fraction of the workload
+ * @param load         the load before the run; null with --no-load
+ * @param seconds      the measured run's length
+ * @param ops          operations attempted: those that succeeded and those that failed
+ * @param opsPerSecond {@code ops / seconds}
+ * @param failed       operations that failed, of every type
+ * @param operations   the figures of each operation type in the mix
+ */
+public record BenchReport(String startedAt, BenchSettings settings, Map<String, Double> mix, List<String> endpoints,
+                          MachineInfo machine, Load load, double seconds, long ops, double opsPerSecond, long failed,
+                          List<OpStats> operations) {
+    /** The load of the key space before the run. */
+    public record Load(long keys, double seconds, double keysPerSecond) {}
+
+    /**
+     * One operation type's figures.
+     *
+     * @param ok           operations that succeeded
+     * @param failed       operations that failed
+     * @param notFound     of those that succeeded, reads that found no key (reads and read-modify-writes)
+     * @param opsPerSecond operations attempted per second
+     * @param failures     failed operations by {@code StrataException} code
+     */
+    public record OpStats(String op, long ok, long failed, long notFound, double opsPerSecond,
+                          LatencySummary latencyMicros, Map<String, Long> failures) {}
+
+    static BenchReport of(String startedAt, BenchSettings settings, List<String> endpoints, Load load,
+                          PhaseStats.Result run) {
+        Map<String, Double> mix = new LinkedHashMap<>();
+        List<OpStats> operations = new ArrayList<>();
+        Tally t = run.tally();
+        long failed = 0;
+        for (Map.Entry<OpType, Double> e : settings.mix().fractions().entrySet()) {
+            OpType op = e.getKey();
+            mix.put(op.label(), e.getValue());
+            operations.add(new OpStats(op.label(), t.ok(op), t.failed(op), t.notFound(op),
+                    (t.ok(op) + t.failed(op)) / run.seconds(), LatencySummary.of(t.latencyNanos(op)), t.failures(op)));
+            failed += t.failed(op);
+        }
+        return new BenchReport(startedAt, settings, mix, List.copyOf(endpoints), MachineInfo.current(), load,
+                run.seconds(), t.ops(), t.ops() / run.seconds(), failed, operations);
+    }
+}

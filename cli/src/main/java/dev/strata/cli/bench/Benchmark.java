@@ -1,0 +1,103 @@
+package dev.strata.cli.bench;
+
+import dev.strata.client.StrataClient;
+
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
+/**
+ * A workload run against a cluster, the way {@code strata bench} runs it, YCSB-style: load the key
+ * space ({@link #load}), then run --clients closed-loop workers sharing one client, first for
+ * the warm-up, unmeasured, then for the measured run ({@link #run}). A progress line goes to
+ * {@code progress} while each part runs. Failed operations are counted in the report, never
+ * thrown. Not thread-safe: one call at a time.
+ */
+public final class Benchmark {
+    private final StrataClient client;
+    private final BenchSettings settings;
+    private final KeySpace keys;
+    private final PrintWriter progress;
+    private final boolean terminal;
+
+    /**
+     * @param progress where the progress line goes (stderr)
+     * @param terminal whether {@code progress} is a terminal, where the line is redrawn in place
+     */
+    public Benchmark(StrataClient client, BenchSettings settings, PrintWriter progress, boolean terminal) {
+        this.client = client;
+        this.settings = settings;
+        this.keys = new KeySpace(settings.keyPrefix());
+        this.progress = progress;
+        this.terminal = terminal;
+    }
+
+    /**
+     * Writes every key, {@code [0, keys)}, with batched puts.
+     *
+     * @throws dev.strata.client.StrataException when a batch failed; the load is then incomplete
+     */
+    public BenchReport.Load load() throws InterruptedException {
+        return new Loader(client, settings, keys).load(progress, terminal);
+    }
+
+    /**
+     * The warm-up, if any, then the measured run.
+     *
+     * @param endpoints the cluster's, for the report
+     * @param load      what {@link #load} returned, or null when the keys were loaded before
+     */
+    public BenchReport run(List<String> endpoints, BenchReport.Load load) throws InterruptedException {
+        Meter meter = new Meter();
+        InsertCounter inserts = new InsertCounter(settings.keys());
+        SplittableRandom seeds = new SplittableRandom(settings.seed());
+        List<Worker> workers = new ArrayList<>();
+        for (int i = 0; i < settings.clients(); i++) {
+            workers.add(new Worker(client, settings, keys, inserts, meter, seeds.split()));
+        }
+        ExecutorService pool = Threads.pool(settings.clients(), "strata-bench-client");
+        try {
+            if (!settings.warmup().isZero()) {
+                phase("warmup", PhaseEnd.after(settings.warmup()), workers, pool, meter);
+            }
+            String startedAt = Instant.now().toString();
+            PhaseEnd end = settings.ops() != null ? PhaseEnd.afterOps(settings.ops()) : PhaseEnd.after(settings.duration());
+            PhaseStats.Result measured = phase("run", end, workers, pool, meter);
+            return BenchReport.of(startedAt, settings, endpoints, load, measured);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Runs every worker until {@code end}. Phases do not overlap: the workers' last calls of one
+     * finish, and are harvested into it, before the next starts.
+     */
+    private PhaseStats.Result phase(String label, PhaseEnd end, List<Worker> workers, ExecutorService pool, Meter meter)
+            throws InterruptedException {
+        PhaseStats stats = new PhaseStats(label, meter);
+        Progress line = Progress.start(progress, terminal, stats::progressLine);
+        try {
+            List<Future<?>> tasks = new ArrayList<>();
+            for (Worker w : workers) {
+                tasks.add(pool.submit(() -> {
+                    try {
+                        w.run(end);
+                    } catch (RuntimeException | Error e) {
+                        // Not a failed call (those are counted): a bug. Stop the others and report it.
+                        end.halt();
+                        throw e;
+                    }
+                }));
+            }
+            Threads.awaitAll(tasks);
+        } finally {
+            line.close();
+        }
+        return stats.finish();
+    }
+}
