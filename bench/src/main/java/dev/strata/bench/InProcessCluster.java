@@ -1,7 +1,6 @@
 package dev.strata.bench;
 
 import dev.strata.proto.v1.CheckpointRequest;
-import dev.strata.server.testing.Ports;
 import dev.strata.proto.v1.ClusterGrpc;
 import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.MemberAddRequest;
@@ -11,6 +10,7 @@ import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.server.StrataServer;
 import dev.strata.server.config.ServerConfig;
+import dev.strata.testkit.Ports;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

@@ -1,7 +1,7 @@
 package dev.strata.client;
 
-import dev.strata.client.testing.SecretServer;
-import dev.strata.client.testing.TestCertificates;
+import dev.strata.testkit.SecretServer;
+import dev.strata.testkit.TestCertificates;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

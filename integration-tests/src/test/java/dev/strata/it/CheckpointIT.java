@@ -12,7 +12,7 @@ import dev.strata.proto.v1.PutRequest;
 import dev.strata.proto.v1.PutResponse;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
-import dev.strata.server.testing.Await;
+import dev.strata.testkit.Await;
 import dev.strata.transfer.Backup;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.stub.StreamObserver;

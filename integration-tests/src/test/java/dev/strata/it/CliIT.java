@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.strata.cli.ExitCode;
 import dev.strata.cli.StrataCommand;
-import dev.strata.server.testing.Await;
+import dev.strata.testkit.Await;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -262,7 +262,7 @@ class CliIT {
 
     @Test
     void unreachableEndpointsFailWithExitOneAndSayWhy() {
-        String nowhere = "--endpoints=127.0.0.1:" + dev.strata.server.testing.Ports.free();
+        String nowhere = "--endpoints=127.0.0.1:" + dev.strata.testkit.Ports.free();
         Run get = run(InputStream.nullInputStream(), "get", "k", nowhere, "--timeout=2s");
         assertThat(get.code()).isEqualTo(ExitCode.FAILED);
         assertThat(get.err()).startsWith("strata get: ").contains("UNAVAILABLE");

@@ -1,6 +1,6 @@
 package dev.strata.it;
 
-import dev.strata.server.testing.Await;
+import dev.strata.testkit.Await;
 
 import dev.strata.proto.v1.KeyValue;
 import dev.strata.proto.v1.RangeRequest;

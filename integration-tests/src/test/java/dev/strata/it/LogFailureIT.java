@@ -1,6 +1,6 @@
 package dev.strata.it;
 
-import dev.strata.server.testing.Await;
+import dev.strata.testkit.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -14,7 +14,7 @@ import dev.strata.client.RangeResult;
 import dev.strata.client.StrataClient;
 import dev.strata.client.StrataException;
 import dev.strata.client.TxnResult;
-import dev.strata.server.testing.Await;
+import dev.strata.testkit.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

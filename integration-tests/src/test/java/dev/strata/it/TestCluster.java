@@ -1,16 +1,16 @@
 package dev.strata.it;
 
-import dev.strata.server.testing.Ports;
+import dev.strata.testkit.Ports;
 
-import dev.strata.server.testing.Await;
+import dev.strata.testkit.Await;
 
 import com.google.protobuf.ByteString;
 import dev.strata.proto.v1.ClusterGrpc;
 import dev.strata.proto.v1.Consistency;
+import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.KeyValue;
 import dev.strata.proto.v1.RangeRequest;
 import dev.strata.proto.v1.RangeResponse;
-import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.server.StrataServer;

@@ -1,6 +1,6 @@
 package dev.strata.it;
 
-import dev.strata.client.testing.TestCertificates;
+import dev.strata.testkit.TestCertificates;
 
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;

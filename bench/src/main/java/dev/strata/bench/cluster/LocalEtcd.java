@@ -1,6 +1,6 @@
 package dev.strata.bench.cluster;
 
-import dev.strata.server.testing.Ports;
+import dev.strata.testkit.Ports;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.strata.bench.cluster;
 
 import dev.strata.server.config.ConfigKeys;
-import dev.strata.server.testing.Ports;
+import dev.strata.testkit.Ports;
 
 import java.io.IOException;
 import java.net.URI;

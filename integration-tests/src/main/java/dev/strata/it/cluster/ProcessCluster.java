@@ -14,7 +14,7 @@ import dev.strata.proto.v1.RangeResponse;
 import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
-import dev.strata.server.testing.Ports;
+import dev.strata.testkit.Ports;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;

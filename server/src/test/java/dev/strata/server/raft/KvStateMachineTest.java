@@ -1,19 +1,19 @@
 package dev.strata.server.raft;
 
-import dev.strata.server.testing.Await;
-import dev.strata.server.testing.Ports;
+import dev.strata.testkit.Await;
+import dev.strata.testkit.Ports;
 
 import com.google.protobuf.ByteString;
 import dev.strata.proto.internal.v1.Command;
+import dev.strata.proto.internal.v1.Query;
 import dev.strata.proto.v1.GetRequest;
 import dev.strata.proto.v1.GetResponse;
 import dev.strata.proto.v1.PutRequest;
 import dev.strata.proto.v1.PutResponse;
-import dev.strata.proto.internal.v1.Query;
 import dev.strata.server.config.ServerConfig;
-import dev.strata.server.tls.ServerTls;
 import dev.strata.server.kv.KvReader;
 import dev.strata.server.kv.Limits;
+import dev.strata.server.tls.ServerTls;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.LifeCycle;

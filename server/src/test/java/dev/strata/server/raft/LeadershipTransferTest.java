@@ -1,9 +1,9 @@
 package dev.strata.server.raft;
 
 import dev.strata.server.config.ServerConfig;
-import dev.strata.server.testing.Await;
-import dev.strata.server.testing.Ports;
 import dev.strata.server.tls.ServerTls;
+import dev.strata.testkit.Await;
+import dev.strata.testkit.Ports;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,7 +2,7 @@ package dev.strata.server.raft;
 
 import dev.strata.proto.internal.v1.MemberDirectory;
 import dev.strata.proto.internal.v1.MemberRecord;
-import dev.strata.server.testing.Ports;
+import dev.strata.testkit.Ports;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.RaftGroup;

@@ -1,8 +1,8 @@
 package dev.strata.server.raft;
 
 import dev.strata.server.config.ServerConfig;
-import dev.strata.server.testing.Ports;
 import dev.strata.server.tls.ServerTls;
+import dev.strata.testkit.Ports;
 import org.apache.ratis.server.RaftServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,7 @@
 package dev.strata.server.tls;
 
-import dev.strata.client.testing.TestCertificates;
 import dev.strata.server.config.ServerConfig;
+import dev.strata.testkit.TestCertificates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,6 +1,6 @@
 package dev.strata.server.tls;
 
-import dev.strata.client.testing.TestCertificates;
+import dev.strata.testkit.TestCertificates;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

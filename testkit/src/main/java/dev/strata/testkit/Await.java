@@ -1,4 +1,4 @@
-package dev.strata.server.testing;
+package dev.strata.testkit;
 
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;

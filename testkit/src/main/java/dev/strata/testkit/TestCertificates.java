@@ -1,4 +1,4 @@
-package dev.strata.client.testing;
+package dev.strata.testkit;
 
 import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;

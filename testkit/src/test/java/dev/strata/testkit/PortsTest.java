@@ -1,4 +1,4 @@
-package dev.strata.server.testing;
+package dev.strata.testkit;
 
 import org.junit.jupiter.api.Test;
 

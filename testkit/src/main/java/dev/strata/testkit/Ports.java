@@ -1,4 +1,4 @@
-package dev.strata.server.testing;
+package dev.strata.testkit;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -10,8 +10,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Loopback ports for servers run in-process: the server's and the cluster tests', and the
- * nodes of {@code strata-bench checkpoint} (hence in the main jar, not the test jar). A port the kernel hands out for {@code bind(0)} is an
+ * Loopback ports for servers that tests and benchmarks start. A port the kernel hands out for
+ * {@code bind(0)} is an
  * ephemeral one, and outgoing connections take their local ports from that same range: a port
  * freed for a server to bind a moment later (or again after a restart) can meanwhile belong to
  * a connection, and the bind fails. So ports come from below the kernel's ephemeral range, where

@@ -1,4 +1,4 @@
-package dev.strata.client.testing;
+package dev.strata.testkit;
 
 import com.google.protobuf.ByteString;
 import dev.strata.proto.v1.GetRequest;
