@@ -2,8 +2,8 @@ package dev.strata.bench;
 
 import dev.strata.client.Consistency;
 import dev.strata.client.StrataClient;
-import dev.strata.it.cluster.ProcessCluster;
 import dev.strata.proto.v1.StatusResponse;
+import dev.strata.testkit.cluster.ProcessCluster;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -1,7 +1,7 @@
 package dev.strata.bench;
 
-import dev.strata.it.cluster.ClusterLayout;
-import dev.strata.it.cluster.ProcessCluster;
+import dev.strata.testkit.cluster.ClusterLayout;
+import dev.strata.testkit.cluster.ProcessCluster;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -2,7 +2,7 @@ package dev.strata.bench;
 
 import dev.strata.cli.bench.MachineInfo;
 import dev.strata.engine.checkpoint.FileLinks;
-import dev.strata.it.cluster.ProcessCluster;
+import dev.strata.testkit.cluster.ProcessCluster;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package dev.strata.bench;
 
 import dev.strata.client.StrataClient;
-import dev.strata.it.cluster.ProcessCluster;
+import dev.strata.testkit.cluster.ProcessCluster;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

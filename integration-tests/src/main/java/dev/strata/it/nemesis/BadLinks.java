@@ -1,6 +1,6 @@
 package dev.strata.it.nemesis;
 
-import dev.strata.it.cluster.Network;
+import dev.strata.testkit.cluster.Network;
 
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.strata.it.nemesis;
 
-import dev.strata.it.cluster.ProcessCluster;
+import dev.strata.testkit.cluster.ProcessCluster;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.strata.it.nemesis;
 
-import dev.strata.it.cluster.Network;
 import dev.strata.proto.v1.StatusResponse;
+import dev.strata.testkit.cluster.Network;
 
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.strata.it.torture;
 
-import dev.strata.it.cluster.ProcessCluster;
+import dev.strata.testkit.cluster.ProcessCluster;
 
 import java.nio.file.Path;
 import java.util.List;

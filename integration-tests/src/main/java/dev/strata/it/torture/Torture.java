@@ -2,11 +2,11 @@ package dev.strata.it.torture;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.strata.it.cluster.ProcessCluster;
 import dev.strata.it.nemesis.Nemeses;
 import dev.strata.it.nemesis.Nemesis;
 import dev.strata.server.config.ConfigKeys;
 import dev.strata.server.config.ServerConfig;
+import dev.strata.testkit.cluster.ProcessCluster;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -4,7 +4,6 @@ import dev.strata.client.KeyRange;
 import dev.strata.client.KeyValue;
 import dev.strata.client.StrataClient;
 import dev.strata.client.StrataException;
-import dev.strata.it.cluster.ProcessCluster;
 import dev.strata.it.history.FaultEvent;
 import dev.strata.it.history.HistoryFile;
 import dev.strata.it.history.LinearizabilityChecker;
@@ -19,6 +18,7 @@ import dev.strata.it.nemesis.Nemesis;
 import dev.strata.it.workload.Payloads;
 import dev.strata.it.workload.Recorder;
 import dev.strata.it.workload.Workload;
+import dev.strata.testkit.cluster.ProcessCluster;
 
 import java.io.IOException;
 import java.nio.file.Path;

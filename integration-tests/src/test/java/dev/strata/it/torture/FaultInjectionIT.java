@@ -1,7 +1,7 @@
 package dev.strata.it.torture;
 
-import dev.strata.it.cluster.ProcessCluster;
 import dev.strata.it.nemesis.Nemeses;
+import dev.strata.testkit.cluster.ProcessCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;

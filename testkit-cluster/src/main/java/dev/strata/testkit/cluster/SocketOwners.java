@@ -1,4 +1,4 @@
-package dev.strata.it.cluster;
+package dev.strata.testkit.cluster;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.strata.it.cluster;
+package dev.strata.testkit.cluster;
 
 import java.util.List;
 import java.util.Map;

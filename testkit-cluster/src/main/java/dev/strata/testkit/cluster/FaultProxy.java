@@ -1,4 +1,4 @@
-package dev.strata.it.cluster;
+package dev.strata.testkit.cluster;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

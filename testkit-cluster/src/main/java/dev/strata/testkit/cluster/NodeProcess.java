@@ -1,4 +1,4 @@
-package dev.strata.it.cluster;
+package dev.strata.testkit.cluster;
 
 import dev.strata.server.config.ConfigKey;
 import dev.strata.server.config.ConfigKeys;

@@ -1,4 +1,4 @@
-package dev.strata.it.cluster;
+package dev.strata.testkit.cluster;
 
 import com.google.protobuf.ByteString;
 import dev.strata.proto.v1.ClusterGrpc;
