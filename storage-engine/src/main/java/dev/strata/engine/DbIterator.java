@@ -1,8 +1,8 @@
 package dev.strata.engine;
 
 import dev.strata.engine.iterator.InternalIterator;
-import dev.strata.engine.memtable.InternalKey;
-import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.key.InternalKey;
+import dev.strata.engine.key.ValueType;
 
 import java.lang.ref.Cleaner;
 import java.util.NoSuchElementException;

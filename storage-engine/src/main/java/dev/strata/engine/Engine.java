@@ -1,7 +1,6 @@
 package dev.strata.engine;
 
 import dev.strata.engine.cache.BlockCache;
-import dev.strata.engine.cache.TableCache;
 import dev.strata.engine.checkpoint.Checkpoint;
 import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.checkpoint.CheckpointRestore;
@@ -20,8 +19,8 @@ import dev.strata.engine.compress.Codec;
 import dev.strata.engine.compress.CompressionPolicy;
 import dev.strata.engine.iterator.InternalIterator;
 import dev.strata.engine.iterator.MergingIterator;
-import dev.strata.engine.memtable.InternalKey;
-import dev.strata.engine.memtable.Lookup;
+import dev.strata.engine.key.InternalKey;
+import dev.strata.engine.key.Lookup;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.sst.FilterStats;
 import dev.strata.engine.sst.TableBuilder;
@@ -30,6 +29,7 @@ import dev.strata.engine.util.ByteSink;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.LevelIterator;
+import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;

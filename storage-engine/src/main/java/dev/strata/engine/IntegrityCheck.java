@@ -1,10 +1,10 @@
 package dev.strata.engine;
 
-import dev.strata.engine.cache.TableCache;
 import dev.strata.engine.iterator.InternalIterator;
-import dev.strata.engine.memtable.InternalKey;
-import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.key.InternalKey;
+import dev.strata.engine.key.ValueType;
 import dev.strata.engine.version.FileMetadata;
+import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.ValueLogFile;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.vlog.ValueLogId;

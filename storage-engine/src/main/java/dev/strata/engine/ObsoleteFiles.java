@@ -1,7 +1,7 @@
 package dev.strata.engine;
 
-import dev.strata.engine.cache.TableCache;
 import dev.strata.engine.version.FileNames;
+import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.vlog.ValueLogId;
 import dev.strata.engine.vlog.ValueLogs;

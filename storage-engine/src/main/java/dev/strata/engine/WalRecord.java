@@ -1,6 +1,6 @@
 package dev.strata.engine;
 
-import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.key.ValueType;
 import dev.strata.engine.memtable.WriteSink;
 import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.util.ByteSink;

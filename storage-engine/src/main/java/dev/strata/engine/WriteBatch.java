@@ -1,6 +1,6 @@
 package dev.strata.engine;
 
-import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.key.ValueType;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,13 +2,13 @@ package dev.strata.engine.compaction;
 
 import dev.strata.engine.EngineException;
 import dev.strata.engine.EngineOptions;
-import dev.strata.engine.cache.TableCache;
 import dev.strata.engine.compress.CompressionPolicy;
 import dev.strata.engine.iterator.InternalIterator;
 import dev.strata.engine.iterator.MergingIterator;
 import dev.strata.engine.sst.TableBuilder;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.LevelIterator;
+import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;

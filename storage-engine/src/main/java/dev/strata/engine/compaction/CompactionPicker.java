@@ -2,7 +2,7 @@ package dev.strata.engine.compaction;
 
 import dev.strata.engine.EngineOptions;
 import dev.strata.engine.compress.CompressionPolicy;
-import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.key.InternalKey;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.vlog.ValueLogId;

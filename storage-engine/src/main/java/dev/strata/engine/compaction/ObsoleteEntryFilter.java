@@ -1,7 +1,7 @@
 package dev.strata.engine.compaction;
 
-import dev.strata.engine.memtable.InternalKey;
-import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.key.InternalKey;
+import dev.strata.engine.key.ValueType;
 
 import java.util.function.Predicate;
 

@@ -1,6 +1,6 @@
 package dev.strata.engine.iterator;
 
-import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.key.InternalKey;
 
 import java.util.List;
 import java.util.PriorityQueue;

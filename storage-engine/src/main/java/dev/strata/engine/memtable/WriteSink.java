@@ -1,5 +1,7 @@
 package dev.strata.engine.memtable;
 
+import dev.strata.engine.key.ValueType;
+
 /**
  * Where decoded writes go: the live {@link MemTable}, or a {@link MemTableLoader} that sorts the
  * writes of a log replay once at the end. REQUIRES: a single writer at a time; sequences increase.

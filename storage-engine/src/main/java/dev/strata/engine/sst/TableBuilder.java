@@ -1,8 +1,8 @@
 package dev.strata.engine.sst;
 
 import dev.strata.engine.compress.Codec;
-import dev.strata.engine.memtable.InternalKey;
-import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.key.InternalKey;
+import dev.strata.engine.key.ValueType;
 import dev.strata.engine.util.ByteSink;
 import dev.strata.engine.util.Coding;
 import dev.strata.engine.util.FileWriter;

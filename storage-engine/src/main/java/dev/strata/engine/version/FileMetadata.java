@@ -1,6 +1,6 @@
 package dev.strata.engine.version;
 
-import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.key.InternalKey;
 import dev.strata.engine.vlog.ValueLogId;
 
 import java.util.List;

@@ -1,8 +1,7 @@
 package dev.strata.engine.version;
 
-import dev.strata.engine.cache.TableCache;
 import dev.strata.engine.iterator.InternalIterator;
-import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.key.InternalKey;
 
 import java.util.List;
 

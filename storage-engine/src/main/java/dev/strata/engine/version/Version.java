@@ -1,8 +1,7 @@
 package dev.strata.engine.version;
 
-import dev.strata.engine.cache.TableCache;
-import dev.strata.engine.memtable.InternalKey;
-import dev.strata.engine.memtable.Lookup;
+import dev.strata.engine.key.InternalKey;
+import dev.strata.engine.key.Lookup;
 import dev.strata.engine.util.RefCount;
 
 import dev.strata.engine.vlog.ValueLogId;

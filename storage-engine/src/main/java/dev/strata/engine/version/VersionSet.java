@@ -2,7 +2,7 @@ package dev.strata.engine.version;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.EngineException;
-import dev.strata.engine.memtable.InternalKey;
+import dev.strata.engine.key.InternalKey;
 import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.vlog.ValueLogFileMetadata;
 import dev.strata.engine.vlog.ValueLogId;

@@ -2,8 +2,8 @@ package dev.strata.engine.vlog;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.compress.Codec;
-import dev.strata.engine.memtable.InternalKey;
-import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.key.InternalKey;
+import dev.strata.engine.key.ValueType;
 import dev.strata.engine.util.ByteReader;
 
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.strata.engine.compaction;
 
 import dev.strata.engine.EngineOptions;
-import dev.strata.engine.memtable.InternalKey;
-import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.key.InternalKey;
+import dev.strata.engine.key.ValueType;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.VersionEdit;

@@ -1,6 +1,9 @@
 package dev.strata.engine.memtable;
 
 import dev.strata.engine.iterator.InternalIterator;
+import dev.strata.engine.key.InternalKey;
+import dev.strata.engine.key.Lookup;
+import dev.strata.engine.key.ValueType;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

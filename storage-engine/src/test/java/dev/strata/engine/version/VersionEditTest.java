@@ -1,7 +1,7 @@
 package dev.strata.engine.version;
 
-import dev.strata.engine.memtable.InternalKey;
-import dev.strata.engine.memtable.ValueType;
+import dev.strata.engine.key.InternalKey;
+import dev.strata.engine.key.ValueType;
 import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.util.ByteSink;
 import dev.strata.engine.vlog.ValueLogFileMetadata;

@@ -1,4 +1,4 @@
-package dev.strata.engine.memtable;
+package dev.strata.engine.key;
 
 import dev.strata.engine.util.Coding;
 

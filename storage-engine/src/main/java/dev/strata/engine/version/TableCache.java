@@ -1,15 +1,14 @@
-package dev.strata.engine.cache;
+package dev.strata.engine.version;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.EngineException;
+import dev.strata.engine.cache.BlockCache;
 import dev.strata.engine.iterator.InternalIterator;
-import dev.strata.engine.memtable.Lookup;
+import dev.strata.engine.key.Lookup;
 import dev.strata.engine.sst.FilterStats;
 import dev.strata.engine.sst.TableReader;
-import dev.strata.engine.version.FileMetadata;
-import dev.strata.engine.version.FileNames;
 
 import java.io.IOException;
 import java.nio.file.Path;

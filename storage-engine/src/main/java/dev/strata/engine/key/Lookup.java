@@ -1,4 +1,4 @@
-package dev.strata.engine.memtable;
+package dev.strata.engine.key;
 
 /**
  * The answer of one layer of the tree (a memtable or a table) to a point lookup: the key's

@@ -1,4 +1,4 @@
-package dev.strata.engine.memtable;
+package dev.strata.engine.key;
 
 /**
  * What an entry of the LSM tree says about its key. The code is stored in the low byte of
