@@ -1,5 +1,7 @@
 package dev.strata.bench;
 
+import dev.strata.testkit.FileTrees;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
@@ -8,10 +10,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The directory a benchmark's database lives in: one the user named, which is used as it is and
@@ -83,11 +83,8 @@ final class DbDirectory implements AutoCloseable {
         if (!deleteOnClose) {
             return;
         }
-        try (Stream<Path> paths = Files.walk(path)) {
-            // Deepest first, so every directory is empty when its turn comes.
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
+        try {
+            FileTrees.delete(path);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete " + path, e);
         }

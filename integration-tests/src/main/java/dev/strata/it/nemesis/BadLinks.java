@@ -25,7 +25,7 @@ public final class BadLinks implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         long node = c.anyRunning();
         List<Long> others = c.cluster().memberIds().stream().filter(id -> id != node).toList();
         Network.Link link = kind == Kind.SLOW
@@ -34,7 +34,7 @@ public final class BadLinks implements Nemesis {
         for (long other : others) {
             c.cluster().network().set(node, other, link);
         }
-        return (kind == Kind.SLOW ? "slow" : "lossy") + " links between node " + node + " and " + others + ": " + link;
+        return Injection.of((kind == Kind.SLOW ? "slow" : "lossy") + " links between node " + node + " and " + others + ": " + link);
     }
 
     @Override

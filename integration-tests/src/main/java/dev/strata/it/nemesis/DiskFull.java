@@ -16,10 +16,10 @@ public final class DiskFull implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         victim = c.anyRunning();
         c.cluster().process(victim).limitFileSize(LIMIT);
-        return "node " + victim + " cannot write past " + LIMIT + " bytes of any file";
+        return Injection.of("node " + victim + " cannot write past " + LIMIT + " bytes of any file");
     }
 
     @Override

@@ -33,7 +33,7 @@ public final class EngineLogDamage implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         victim = c.anyRunning();
         c.cluster().kill9(victim);
         Path engineDir = c.cluster().dataDir(victim).resolve("engine");
@@ -42,7 +42,7 @@ public final class EngineLogDamage implements Nemesis {
             Path log = logs.isEmpty() ? null
                     : c.random().nextInt(3) == 0 ? logs.get(c.random().nextInt(logs.size())) : logs.get(logs.size() - 1);
             if (log == null) {
-                return "kill -9 node " + victim + " (its engine log was empty: nothing to damage)";
+                return Injection.of("kill -9 node " + victim + " (its engine log was empty: nothing to damage)");
             }
             long size = Files.size(log);
             long at = c.random().nextLong(size);
@@ -65,8 +65,8 @@ public final class EngineLogDamage implements Nemesis {
                     yield "zeros at bytes " + page + "-" + Math.min(page + PAGE, size);
                 }
             };
-            return "kill -9 node " + victim + "; its engine log " + log.getFileName() + " (" + size + " bytes, "
-                    + logs.size() + " logs): " + what;
+            return Injection.of("kill -9 node " + victim + "; its engine log " + log.getFileName() + " (" + size + " bytes, "
+                    + logs.size() + " logs): " + what);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot damage the engine log of node " + victim, e);
         }

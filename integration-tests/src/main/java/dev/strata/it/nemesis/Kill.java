@@ -15,10 +15,10 @@ public final class Kill implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         victim = target.pick(c);
         c.cluster().kill9(victim);
-        return "kill -9 node " + victim;
+        return Injection.of("kill -9 node " + victim);
     }
 
     @Override

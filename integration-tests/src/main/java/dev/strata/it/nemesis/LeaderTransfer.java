@@ -25,7 +25,7 @@ public final class LeaderTransfer implements Nemesis {
      * transfer to a reachable, current node does, so such a refusal still fails the run.
      */
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         long leader = c.leader();
         long logStart = c.cluster().status(leader).map(StatusResponse::getLogStartIndex).orElse(Long.MAX_VALUE);
         List<Long> able = c.cluster().memberIds().stream()
@@ -34,7 +34,7 @@ public final class LeaderTransfer implements Nemesis {
                         && c.cluster().status(id).map(s -> s.getAppliedIndex() + 1 >= logStart).orElse(false))
                 .toList();
         if (able.isEmpty()) {
-            return "no follower can take leadership now (all cut off, paused, down or needing a checkpoint): no transfer";
+            return Injection.none("no follower can take leadership now (all cut off, paused, down or needing a checkpoint): no transfer");
         }
         long target = able.get(c.random().nextInt(able.size()));
         try {
@@ -45,13 +45,13 @@ public final class LeaderTransfer implements Nemesis {
             // node fails: the transfer had no one to make it, which says nothing about Strata.
             for (long id : List.of(leader, target)) {
                 if (c.cluster().process(id).exitsWithin(STOPPING)) {
-                    return "node " + id + " stopped during the transfer to node " + target + " (" + e.getMessage()
-                            + "): no transfer";
+                    return Injection.none("node " + id + " stopped during the transfer to node " + target + " (" + e.getMessage()
+                            + "): no transfer");
                 }
             }
             throw e;
         }
-        return "transfer leadership to node " + target;
+        return Injection.of("transfer leadership to node " + target);
     }
 
     @Override

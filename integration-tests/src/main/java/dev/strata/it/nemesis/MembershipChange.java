@@ -14,9 +14,9 @@ public final class MembershipChange implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         long added = c.cluster().addNode(FaultContext.PATIENCE);
-        return "add node " + added + " as a learner and promote it";
+        return Injection.of("add node " + added + " as a learner and promote it");
     }
 
     @Override

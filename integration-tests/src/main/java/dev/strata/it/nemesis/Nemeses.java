@@ -92,11 +92,14 @@ public final class Nemeses {
 
         /** Injects the parts in order; when one fails, heals those already injected before passing the failure on. */
         @Override
-        public String inject(FaultContext c) {
+        public Injection inject(FaultContext c) {
             List<String> done = new ArrayList<>();
+            boolean faulted = false;
             for (int i = 0; i < parts.size(); i++) {
                 try {
-                    done.add(parts.get(i).inject(c));
+                    Injection part = parts.get(i).inject(c);
+                    done.add(part.description());
+                    faulted |= part.faulted();
                 } catch (RuntimeException e) {
                     for (Nemesis injected : parts.subList(0, i).reversed()) {
                         try {
@@ -108,7 +111,7 @@ public final class Nemeses {
                     throw e;
                 }
             }
-            return String.join("; ", done);
+            return new Injection(String.join("; ", done), faulted);
         }
 
         @Override

@@ -8,7 +8,8 @@ package dev.strata.it.nemesis;
 public interface Nemesis {
     String name();
 
-    String inject(FaultContext context);
+    /** Starts the fault; returns what it did, or why it did nothing. */
+    Injection inject(FaultContext context);
 
     String heal(FaultContext context);
 }

@@ -28,7 +28,7 @@ public final class Partition implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         List<Long> nodes = new ArrayList<>(c.cluster().memberIds());
         Collections.shuffle(nodes, c.random());
         switch (shape) {
@@ -36,13 +36,13 @@ public final class Partition implements Nemesis {
                 List<Long> minority = nodes.subList(0, (nodes.size() - 1) / 2);
                 List<Long> majority = nodes.subList(minority.size(), nodes.size());
                 c.cluster().network().partition(minority, majority);
-                return "partition " + minority + " | " + majority;
+                return Injection.of("partition " + minority + " | " + majority);
             }
             case LEADER_ISOLATED -> {
                 long leader = c.leader();
                 List<Long> rest = nodes.stream().filter(id -> id != leader).toList();
                 c.cluster().network().partition(List.of(leader), rest);
-                return "isolate leader " + leader + " from " + rest;
+                return Injection.of("isolate leader " + leader + " from " + rest);
             }
             case BRIDGE -> {
                 long bridge = nodes.get(0);
@@ -50,7 +50,7 @@ public final class Partition implements Nemesis {
                 List<Long> left = others.subList(0, others.size() / 2);
                 List<Long> right = others.subList(others.size() / 2, others.size());
                 c.cluster().network().partition(left, right);
-                return "bridge: " + left + " | " + right + ", node " + bridge + " sees both";
+                return Injection.of("bridge: " + left + " | " + right + ", node " + bridge + " sees both");
             }
         }
         throw new AssertionError(shape);

@@ -15,10 +15,10 @@ public final class Pause implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         victim = target.pick(c);
         c.cluster().process(victim).pause();
-        return "SIGSTOP node " + victim;
+        return Injection.of("SIGSTOP node " + victim);
     }
 
     @Override

@@ -10,10 +10,10 @@ public final class Restart implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         victim = c.anyRunning();
         c.cluster().terminate(victim);
-        return "SIGTERM node " + victim;
+        return Injection.of("SIGTERM node " + victim);
     }
 
     @Override

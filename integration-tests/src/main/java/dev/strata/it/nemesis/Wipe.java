@@ -16,11 +16,11 @@ public final class Wipe implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         victim = c.follower();
         c.cluster().kill9(victim);
         c.cluster().wipe(victim);
-        return "kill -9 node " + victim + " and wipe its data directory";
+        return Injection.of("kill -9 node " + victim + " and wipe its data directory");
     }
 
     @Override

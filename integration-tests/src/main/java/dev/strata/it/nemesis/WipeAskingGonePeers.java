@@ -18,13 +18,13 @@ public final class WipeAskingGonePeers implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         victim = c.follower();
         c.cluster().awaitRecordedInDirectory(victim, FaultContext.PATIENCE);
         c.cluster().kill9(victim);
         c.cluster().wipe(victim);
         c.cluster().startToJoinAskingGonePeersExpectingWait(victim, FaultContext.PATIENCE);
-        return "kill -9 node " + victim + ", wipe its data directory, start it to join asking only a member that is gone: it waits";
+        return Injection.of("kill -9 node " + victim + ", wipe its data directory, start it to join asking only a member that is gone: it waits");
     }
 
     @Override

@@ -15,7 +15,7 @@ public final class WipeDuringCatchUp implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         victim = c.follower();
         c.cluster().kill9(victim);
         c.cluster().wipe(victim);
@@ -27,7 +27,7 @@ public final class WipeDuringCatchUp implements Nemesis {
         }
         c.cluster().kill9(victim);
         c.cluster().wipe(victim);
-        return "kill -9 node " + victim + " and wipe it, add it again as a learner, kill -9 and wipe it while it catches up";
+        return Injection.of("kill -9 node " + victim + " and wipe it, add it again as a learner, kill -9 and wipe it while it catches up");
     }
 
     @Override

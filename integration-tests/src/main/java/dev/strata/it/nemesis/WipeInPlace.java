@@ -16,13 +16,13 @@ public final class WipeInPlace implements Nemesis {
     }
 
     @Override
-    public String inject(FaultContext c) {
+    public Injection inject(FaultContext c) {
         victim = c.follower();
         c.cluster().awaitRecordedInDirectory(victim, FaultContext.PATIENCE);
         c.cluster().kill9(victim);
         c.cluster().wipe(victim);
         c.cluster().startInPlaceExpectingHoldBack(victim, FaultContext.PATIENCE);
-        return "kill -9 node " + victim + ", wipe its data directory, start it in place: it waits";
+        return Injection.of("kill -9 node " + victim + ", wipe its data directory, start it in place: it waits");
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.strata.it.nemesis.Nemeses;
 import dev.strata.it.nemesis.Nemesis;
 import dev.strata.server.config.ConfigKeys;
 import dev.strata.server.config.ServerConfig;
+import dev.strata.testkit.FileTrees;
 import dev.strata.testkit.cluster.ProcessCluster;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,7 +31,8 @@ import java.util.concurrent.Callable;
  * (random compositions of nemeses, random seeds derived from {@code --seed}) on clusters of real
  * processes until {@code --duration} has passed, alternating cluster sizes and replacing the
  * cluster every few runs; keeps the histories of failed runs, deletes the others; prints a
- * summary table and writes it as JSON. Exit status 0 when every run passed, 1 otherwise.
+ * summary table and writes it as JSON. Exit status 0 when every run passed and every cluster
+ * started, 1 otherwise.
  */
 @Command(name = "strata-torture", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Runs randomized fault-injection runs against real Strata processes and checks every history.")
@@ -127,6 +129,7 @@ public final class Torture implements Callable<Integer> {
         int run = 0;
         int clusterNumber = 0;
         int clusterStartFailures = 0;
+        int clustersNotStarted = 0;
         while (System.nanoTime() < deadline) {
             int size = sizes.get(clusterNumber % sizes.size());
             Map<String, String> clusterConfig = new LinkedHashMap<>(serverConfig);
@@ -139,6 +142,7 @@ public final class Torture implements Callable<Integer> {
             } catch (RuntimeException e) {
                 // A cluster that cannot form is a finding too, but not a run: count it, keep its logs, go on.
                 clusterStartFailures++;
+                clustersNotStarted++;
                 console.printf("cluster %s (%d nodes) did not start: %s%n", clusterDir, size, e.getMessage());
                 if (clusterStartFailures >= 3) {
                     console.println("three clusters in a row did not start; stopping");
@@ -172,14 +176,18 @@ public final class Torture implements Callable<Integer> {
                 }
             }
             if (clean) {
-                deleteTree(clusterDir); // the data and logs of a cluster whose runs all passed are not worth the disk
+                FileTrees.delete(clusterDir); // the data and logs of a cluster whose runs all passed are not worth the disk
             }
         }
         console.println();
         console.print(table(total, byNemesis));
+        if (clustersNotStarted > 0) {
+            console.printf("clusters that did not start: %d (their logs are in %s)%n", clustersNotStarted, out);
+        }
         console.flush();
-        writeJson(soakSeed, allowed, total, byNemesis);
-        return total.failedRuns == 0 ? 0 : 1;
+        writeJson(soakSeed, allowed, total, byNemesis, clustersNotStarted);
+        // A cluster that cannot form fails the soak as a failed run does: either is a finding.
+        return total.failedRuns == 0 && clustersNotStarted == 0 ? 0 : 1;
     }
 
     private TortureRun.Settings settings() {
@@ -234,7 +242,8 @@ public final class Torture implements Callable<Integer> {
                 s.maxUnavailableMillis);
     }
 
-    private void writeJson(long soakSeed, List<String> allowed, Summary total, Map<String, Summary> byNemesis) throws IOException {
+    private void writeJson(long soakSeed, List<String> allowed, Summary total, Map<String, Summary> byNemesis,
+                           int clustersNotStarted) throws IOException {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("seed", soakSeed);
         json.put("finished", Instant.now().toString());
@@ -243,20 +252,10 @@ public final class Torture implements Callable<Integer> {
         json.put("cluster_sizes", sizes);
         json.put("server_config", serverConfig);
         json.put("total", total.json());
+        json.put("clusters_not_started", clustersNotStarted);
         Map<String, Object> per = new LinkedHashMap<>();
         byNemesis.forEach((k, v) -> per.put(k, v.json()));
         json.put("by_nemesis", per);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("summary.json").toFile(), json);
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var files = Files.walk(dir)) {
-            for (Path p : files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 }

@@ -14,6 +14,7 @@ import dev.strata.it.history.ReadConsistency;
 import dev.strata.it.history.RunInfo;
 import dev.strata.it.history.SerializableReadChecker;
 import dev.strata.it.nemesis.FaultContext;
+import dev.strata.it.nemesis.Injection;
 import dev.strata.it.nemesis.Nemesis;
 import dev.strata.it.workload.Payloads;
 import dev.strata.it.workload.Recorder;
@@ -84,8 +85,11 @@ public final class TortureRun {
             while (System.nanoTime() < end - settings.quietFor().toNanos()) {
                 boolean active = false;
                 try {
-                    faults.add(new FaultEvent(System.nanoTime(), nemesis.inject(context)));
-                    injected++;
+                    Injection injection = nemesis.inject(context);
+                    faults.add(new FaultEvent(System.nanoTime(), injection.description()));
+                    if (injection.faulted()) {
+                        injected++;
+                    }
                     active = true;
                     sleepUntil(Math.min(end, System.nanoTime() + jitter(random, settings.faultFor())));
                     faults.add(new FaultEvent(System.nanoTime(), nemesis.heal(context)));
@@ -101,6 +105,7 @@ public final class TortureRun {
             }
             workload.stop();
             trafficEnd = System.nanoTime();
+            workload.deadClients().forEach(d -> problems.add("workload " + d));
             recover(problems);
             finalReads(workload, recorder, problems);
         }

@@ -30,9 +30,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -59,6 +61,8 @@ public final class Workload implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong operations = new AtomicLong();
     private volatile boolean running;
+    /** Clients that ended on an exception no operation expects, each with it. */
+    private final Queue<String> deadClients = new ConcurrentLinkedQueue<>();
 
     /**
      * @param prefix every key this workload touches starts with it (one prefix per run keeps runs apart)
@@ -138,7 +142,16 @@ public final class Workload implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            // Every outcome a cluster can give is recorded by the operation itself; anything else
+            // is a bug in the workload or the SDK, and a run that lost a client tests less than it claims.
+            deadClients.add("client " + client + " stopped on " + e);
         }
+    }
+
+    /** The clients that stopped on an exception no operation expects; a run with any must fail. */
+    public List<String> deadClients() {
+        return List.copyOf(deadClients);
     }
 
     private void get(StrataClient sdk, int client, String key, Map<String, String> lastSeen) {

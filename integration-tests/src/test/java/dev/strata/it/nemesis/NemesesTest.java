@@ -45,4 +45,35 @@ class NemesesTest {
         }
         assertThat(composed).as("compositions drawn").isPositive();
     }
+
+    /** A nemesis that injects as told and records its calls. */
+    private record Scripted(String name, Injection injection, List<String> calls) implements Nemesis {
+        @Override
+        public Injection inject(FaultContext context) {
+            calls.add("inject " + name);
+            return injection;
+        }
+
+        @Override
+        public String heal(FaultContext context) {
+            calls.add("heal " + name);
+            return "healed " + name;
+        }
+    }
+
+    @Test
+    void aCompositionIsAFaultWhenAnyPartIsAndLogsEveryPart() {
+        List<String> calls = new java.util.ArrayList<>();
+        Nemesis transferThenSlow = Nemeses.compose(List.of(
+                new Scripted("transfer", Injection.none("no follower can take leadership: no transfer"), calls),
+                new Scripted("slow", Injection.of("slow links"), calls)));
+        Injection both = transferThenSlow.inject(null);
+        assertThat(both.faulted()).isTrue();
+        assertThat(both.description()).isEqualTo("no follower can take leadership: no transfer; slow links");
+
+        Nemesis neither = Nemeses.compose(List.of(new Scripted("a", Injection.none("nothing a"), calls),
+                new Scripted("b", Injection.none("nothing b"), calls)));
+        assertThat(neither.inject(null).faulted()).as("no part did anything").isFalse();
+        assertThat(calls).containsExactly("inject transfer", "inject slow", "inject a", "inject b");
+    }
 }

@@ -14,6 +14,7 @@ import dev.strata.proto.v1.RangeResponse;
 import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
+import dev.strata.testkit.FileTrees;
 import dev.strata.testkit.Ports;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -266,10 +267,8 @@ public final class ProcessCluster implements AutoCloseable {
             return;
         }
         LOG.info("wiping node {}'s data directory", id);
-        try (var files = Files.walk(data)) {
-            for (Path p : files.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
-                Files.delete(p);
-            }
+        try {
+            FileTrees.delete(data);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot wipe " + data, e);
         }
