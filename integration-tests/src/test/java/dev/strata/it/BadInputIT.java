@@ -163,7 +163,7 @@ class BadInputIT {
         long leader = cluster.awaitLeader();
         for (long id : cluster.runningIds()) {
             if (id != leader) {
-                cluster.killNode(id);
+                cluster.stopNodeAbruptly(id);
             }
         }
         // The leader still leads (it steps down only after two election timeouts without its followers)

@@ -255,7 +255,7 @@ class CheckpointIT {
         long old = cluster.awaitLeader();
         cluster.cluster(old).checkpoint(CheckpointRequest.getDefaultInstance());
         long lastOfItsTerm = cluster.status(old).getAppliedIndex();
-        cluster.killNode(old);
+        cluster.stopNodeAbruptly(old);
 
         Await.until(() -> {
             write("b/", 20);
@@ -532,10 +532,15 @@ class CheckpointIT {
                 .as("a data directory that holds an engine is refused").isEqualTo(1);
         assertThat(StrataCli.run("checkpoint", "restore", backup.toString())).as("bad usage").isEqualTo(2);
 
+        // The leader's log now starts past the full backup: a node without the restored files could
+        // catch up only from a full checkpoint.
+        purgeThrough(full.index());
         TestCluster.Node four = cluster.startJoiningNode(4);
         addLearner(four);
         cluster.awaitCaughtUp(4);
         assertThat(cluster.localContents(4)).isEqualTo(expected);
+        assertThat(cluster.status(4).getCheckpoints().getFullInstalls())
+                .as("node 4 caught up from the restored files, not from a full checkpoint").isZero();
     }
 
     private static Backup.SaveResult save(Path backup, String endpoints) {

@@ -31,7 +31,12 @@ import static dev.strata.it.Kv.b;
 import static dev.strata.it.Kv.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The leader dies under a stream of writes: another is elected, nothing acknowledged is lost, clients see only retryable errors. */
+/**
+ * The leader stops abruptly (in-process: {@link TestCluster#stopNodeAbruptly}) under a stream of
+ * writes: another is elected, nothing acknowledged is lost, and clients see only retryable
+ * errors, apart from the calls in flight on the stopped node, which its shutdown cuts off. A
+ * leader killed as a process is the fault-injection suite's kill-leader.
+ */
 class LeaderFailoverIT {
     private static final int WRITERS = 4;
     private static final Set<Status.Code> RETRYABLE = Set.of(Status.Code.UNAVAILABLE, Status.Code.DEADLINE_EXCEEDED);
@@ -48,7 +53,7 @@ class LeaderFailoverIT {
     }
 
     @Test
-    void aKilledLeaderIsReplacedAndEveryAcknowledgedWriteSurvives() throws Exception {
+    void anAbruptlyStoppedLeaderIsReplacedAndEveryAcknowledgedWriteSurvives() throws Exception {
         cluster = TestCluster.start(dir, 3, Map.of());
         long oldLeader = cluster.awaitLeader();
         Map<String, String> acknowledged = new ConcurrentHashMap<>();
@@ -87,7 +92,7 @@ class LeaderFailoverIT {
         try {
             Await.until(() -> acks.get() >= 60, Duration.ofSeconds(60), "60 acknowledged writes before the kill");
             killed.set(oldLeader);
-            cluster.killNode(oldLeader);
+            cluster.stopNodeAbruptly(oldLeader);
             long atKill = acks.get();
             long newLeader = cluster.awaitLeader();
             assertThat(newLeader).isNotEqualTo(oldLeader);
@@ -129,8 +134,8 @@ class LeaderFailoverIT {
         long survivor = 1;
         put(cluster.kv(survivor), "quorum/before", "1");
 
-        cluster.killNode(2);
-        cluster.killNode(3);
+        cluster.stopNodeAbruptly(2);
+        cluster.stopNodeAbruptly(3);
         StatusRuntimeException lost = org.junit.jupiter.api.Assertions.assertThrows(StatusRuntimeException.class,
                 () -> put(cluster.kv(survivor), "quorum/while-lost", "2"));
         assertThat(lost.getStatus().getCode()).isIn(RETRYABLE);

@@ -197,7 +197,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Abrupt stop: calls in flight are cancelled, leadership is not handed over. */
-    void killNode(long id) {
+    void stopNodeAbruptly(long id) {
         StrataServer s = running.remove(id);
         if (s != null) {
             s.stopNow();
@@ -293,7 +293,7 @@ final class TestCluster implements AutoCloseable {
     public void close() {
         for (long id : runningIds()) {
             try {
-                killNode(id);
+                stopNodeAbruptly(id);
             } catch (RuntimeException e) {
                 System.err.println("stopping node " + id + " failed: " + e);
             }

@@ -56,9 +56,9 @@ class RandomizedLinearizabilityTest {
     }
 
     @Test
-    void runSizedHistoryChecksQuickly() {
+    void aRunSizedHistoryOfFiveThousandOperationsIsJudgedLinearizable() {
         // The harness's end-of-run check: thousands of operations, 16 clients, 15 hot keys, faults.
-        long seed = Seeds.seed("runSizedHistoryChecksQuickly");
+        long seed = Seeds.seed("aRunSizedHistoryOfFiveThousandOperationsIsJudgedLinearizable");
         List<Operation> history = RandomHistories.concurrent(seed,
                 new RandomHistories.Shape(5_000, 16, 15, 20_000_000, 0.05));
 
@@ -66,7 +66,7 @@ class RandomizedLinearizabilityTest {
         LinearizabilityResult result = LinearizabilityChecker.check(history);
         long millis = (System.nanoTime() - start) / 1_000_000;
 
-        System.out.println("runSizedHistoryChecksQuickly: " + history.size() + " operations in " + millis + " ms");
+        System.out.println("a run-sized history: " + history.size() + " operations in " + millis + " ms");
         assertThat(result.verdict()).as(result.report()).isEqualTo(LINEARIZABLE);
         assertThat(result.keysChecked()).hasSize(15);
     }

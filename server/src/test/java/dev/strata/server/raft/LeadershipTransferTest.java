@@ -4,6 +4,7 @@ import dev.strata.server.config.ServerConfig;
 import dev.strata.server.tls.ServerTls;
 import dev.strata.testkit.Await;
 import dev.strata.testkit.Ports;
+import org.apache.ratis.server.protocol.TermIndex;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,9 +63,13 @@ class LeadershipTransferTest {
             Await.until(() -> leader().isPresent(), WAIT, "a leader");
             RaftNode leader = leader().orElseThrow();
             // Every follower holds the leader's last entry, so the leader asks the target at once.
-            Await.until(() -> nodes.stream().allMatch(n -> n.status().appliedIndex() == leader.status().commitIndex()
-                    && leader.status().commitIndex() == leader.division().getRaftLog().getLastEntryTermIndex().getIndex()),
-                    WAIT, "every node to hold the leader's log");
+            Await.until(() -> {
+                // A leader elected a moment ago may not have written its first entry yet.
+                TermIndex last = leader.division().getRaftLog().getLastEntryTermIndex();
+                long commit = leader.status().commitIndex();
+                return last != null && commit == last.getIndex()
+                        && nodes.stream().allMatch(n -> n.status().appliedIndex() == commit);
+            }, WAIT, "every node to hold the leader's log");
             target = nodes.stream().filter(n -> n != leader).findFirst().orElseThrow().id();
             try {
                 leader.transferLeadership(target, Duration.ofMillis(1));
