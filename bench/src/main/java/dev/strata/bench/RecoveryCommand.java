@@ -340,7 +340,10 @@ final class RecoveryCommand implements Callable<Integer> {
                 c.issued(), c.acknowledged(), c.acknowledged() / seconds, c.unknown(), c.notApplied());
     }
 
-    /** SIGKILL to every node at once, as a power cut would (one thread per node), and waits for every exit. */
+    /**
+     * SIGKILL to every node at once (one thread per node), and waits for every exit. Unlike a
+     * power cut, the page cache survives: what the nodes wrote but did not fsync is read back.
+     */
     private static void killAll(ProcessCluster cluster) throws InterruptedException {
         List<Thread> killers = new ArrayList<>();
         for (long id : cluster.memberIds()) {

@@ -21,11 +21,12 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Kills a writing child JVM with SIGKILL at several points (including during its open) and
- * checks after each kill that every acknowledged batch is present, that the batches present are
- * exactly a prefix of those written (all-or-nothing, in order: the key range equals a model of
- * that prefix), that the value-log accounting still matches the tables, and that no orphaned
- * value log is left. Rounds share one directory, so later rounds also recover from earlier
+ * Kills a writing child JVM with SIGKILL at several points, from right after its open (no batch
+ * acknowledged yet, while the open's own flush and compactions may still run) to hundreds of
+ * batches in, and checks after each kill that every acknowledged batch is present, that the
+ * batches present are exactly a prefix of those written (all-or-nothing, in order: the key range
+ * equals a model of that prefix), that the value-log accounting still matches the tables, and
+ * that no orphaned value log is left. Rounds share one directory, so later rounds also recover from earlier
  * crashes. The OVERWRITE workload is killed during value-log garbage collection, at random and,
  * in its own test, while a relocation is held between writing the moved values and committing.
  */

@@ -96,8 +96,7 @@ final class CheckpointCatchUp implements AutoCloseable {
      * {@code next} on. It needs more than the entry at {@code next}: an append names the entry
      * before it, whose term the leader knows only while that entry is in its log (or is exactly
      * its snapshot, and then Ratis sends no notice). So a log starting at {@code next} itself is
-     * not enough: the leader would keep sending notices and never an append (the soak's
-     * {@code partition-leader+pause-leader} run sat that way for eight minutes), and the node must
+     * not enough: the leader would keep sending notices and never an append, for good, and the node must
      * fetch a checkpoint. The exception is a new, empty node: the log's first entry has nothing
      * before it.
      */

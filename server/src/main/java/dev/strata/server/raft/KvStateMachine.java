@@ -333,7 +333,7 @@ public final class KvStateMachine extends BaseStateMachine {
      * entries it does not have; and once restarted, with its log ending at the last entry that
      * reached the disk, it would answer every heartbeat "inconsistent" while the leader, which
      * never lowers a follower's match index, waits for it to confirm entries past that point:
-     * the soak's {@code disk-full+lossy-links} run sat that way for eight minutes. So the node
+     * the pair can sit that way for minutes. So the node
      * stops serving at once, as etcd and TiKV do when a log write fails. Restarted once the disk
      * has room, it keeps its log up to the last durable entry and catches up from the leader.
      */

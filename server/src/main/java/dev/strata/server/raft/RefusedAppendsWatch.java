@@ -14,10 +14,10 @@ import org.apache.ratis.server.raftlog.RaftLog;
  * other for good. A notice lets the follower finish; a follower with no install under way
  * answers it ("catching up from the log") and goes on as before. Two shapes of it were seen:
  * <ul>
- *   <li>the entry before the follower's next index was never confirmed (eighth soak, run 104: a
- *       deposed leader, its log holding entries of its term after the checkpoint it fetched);
+ *   <li>the entry before the follower's next index was never confirmed (a deposed leader, its
+ *       log holding entries of its term after the checkpoint it fetched);
  *   <li>the leader has entries after the follower's next index and the follower takes none of
- *       them (eleventh soak, run 294: over lossy links a follower whose log ran ahead of what it
+ *       them (over lossy links, a follower whose log ran ahead of what it
  *       had applied got a notice through a stale answer, fetched, and then refused, its next
  *       index right after its match index; the rule does not ask for that, so it covers the
  *       first shape too once the leader has later entries).

@@ -160,8 +160,8 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * install, and fails every later notice that names a lower one ("inProgressInstallSnapshot
      * Request: 6219 is not eligible, firstAvailableLogIndex: 5999"), while it refuses every
      * append until a notice finishes the install. A new leader whose log starts below the old
-     * leader's, after the node fetched the old leader's checkpoint, never gets past that (tenth
-     * soak, run 44: a node restarted after kill -9, its notifying leader killed right after the fetch).
+     * leader's, after the node fetched the old leader's checkpoint, never gets past that (as when
+     * a node restarted after kill -9 and its notifying leader died right after the fetch).
      * The index a notice names need not be where the log starts: the follower's state machine
      * takes it as "the log cannot serve you before this". Every such index any leader ever named
      * is at most the commit index + 1 (a log starts at most after its checkpoint, which holds
@@ -324,7 +324,7 @@ final class SnapshotAwareLogAppender extends GrpcLogAppender {
      * start, 0 makes the leader send install notices; a follower that is in fact current
      * answers that it needs no snapshot (its state machine holds everything before the leader's
      * log), and Ratis 3.3.0 then notifies it again without ever moving the next index, so the
-     * follower gets notices only, for good (eighth soak, run 163: about 7,900 notices in 70 s).
+     * follower gets notices only, for good (thousands a minute).
      * Starting instead where a new leader starts, after its last entry, lets the follower's
      * first answer name its real next index. Ratis still sends such an appender's follower one
      * notice on its second round (it counts the follower as not yet caught up): a current

@@ -110,17 +110,24 @@ final class Pem {
         throw error(setting, file, "holds a PRIVATE KEY that is not an " + String.join(", ", KEY_ALGORITHMS) + " key");
     }
 
+    /** The error for a file that could not be read, naming the setting, the file and why. */
+    static IllegalArgumentException unreadable(String setting, Path file, IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return error(setting, file, "no such file");
+        }
+        if (e instanceof AccessDeniedException) {
+            return error(setting, file, "not readable by this process (permission denied)");
+        }
+        return error(setting, file, "cannot be read: " + e);
+    }
+
     private static List<Block> blocks(Path file, String setting) {
         String text;
         try {
             // Latin-1 never fails to decode, so a binary (DER) file is reported as "not PEM".
             text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-        } catch (NoSuchFileException e) {
-            throw error(setting, file, "no such file");
-        } catch (AccessDeniedException e) {
-            throw error(setting, file, "not readable by this process (permission denied)");
         } catch (IOException e) {
-            throw error(setting, file, "cannot be read: " + e);
+            throw unreadable(setting, file, e);
         }
         List<Block> blocks = new ArrayList<>();
         Matcher m = BLOCK.matcher(text);

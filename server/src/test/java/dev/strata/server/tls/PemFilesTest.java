@@ -5,8 +5,11 @@ import dev.strata.testkit.TestCertificates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
@@ -40,6 +43,18 @@ class PemFilesTest {
                 .hasMessage("strata.tls.cert-file (" + missing + "): no such file");
     }
 
+    @Test
+    void aFileThatCannotBeReadIsNamedWithItsKeyAndWhy() {
+        Path key = dir.resolve("key.pem");
+        assertThat(Pem.unreadable("strata.tls.key-file", key, new AccessDeniedException(key.toString())))
+                .hasMessage("strata.tls.key-file (" + key + "): not readable by this process (permission denied)");
+        assertThat(Pem.unreadable("strata.tls.key-file", key, new NoSuchFileException(key.toString())))
+                .hasMessage("strata.tls.key-file (" + key + "): no such file");
+        assertThat(Pem.unreadable("strata.tls.key-file", key, new IOException("Input/output error")))
+                .hasMessage("strata.tls.key-file (" + key + "): cannot be read: java.io.IOException: Input/output error");
+    }
+
+    /** The same through a real file's permissions, where they bind (root reads every file). */
     @Test
     void anUnreadableFileIsNamedWithItsKey() throws Exception {
         assumeThat(System.getProperty("user.name")).as("root reads every file").isNotEqualTo("root");
