@@ -49,6 +49,14 @@ public final class LeaderTransfer implements Nemesis {
                             + "): no transfer");
                 }
             }
+            // An election can overtake a transfer (the target's first heartbeats late on a loaded
+            // machine, another follower's timeout first): leadership moved, to another node than
+            // the one asked for, and the call says so. Only a leader that stayed in place refused.
+            long now = c.leader();
+            if (now != leader) {
+                return Injection.of("transfer leadership to node " + target + ", overtaken by an election: node " + now
+                        + " leads (" + e.getMessage() + ")");
+            }
             throw e;
         }
         return Injection.of("transfer leadership to node " + target);
