@@ -4,7 +4,10 @@ import dev.strata.cli.ByteSizeConverter;
 import dev.strata.cli.bench.MachineInfo;
 import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.proto.v1.CheckpointStatus;
+import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.StatusResponse;
+import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -147,7 +150,10 @@ final class CheckpointCommand implements Callable<Integer> {
             List<LoopbackCopy.Result> copies = new ArrayList<>();
             List<ChunkCompression.Result> compression = new ArrayList<>();
             CheckpointReport.CatchUp incremental;
-            try (InProcessCluster c = InProcessCluster.start(root.path().resolve("cluster"), 3, settings, timeout)) {
+            // The server's own buffers and limits, not the cluster tests' smaller ones, under these settings.
+            Map<String, String> nodeSettings = new LinkedHashMap<>(InProcessCluster.serverSizes());
+            nodeSettings.putAll(settings);
+            try (InProcessCluster c = InProcessCluster.start(root.path().resolve("cluster"), 3, nodeSettings)) {
                 cluster = c;
                 nextNewKey = keys;
                 load = load(keys, runSeed);
@@ -222,7 +228,7 @@ final class CheckpointCommand implements Callable<Integer> {
     private CheckpointReport.Load load(long keys, long runSeed) throws InterruptedException {
         long leader = cluster.awaitLeader(timeout);
         System.out.printf(Locale.ROOT, "loading %d keys through node %d ...%n", keys, leader);
-        BatchLoader.Result writes = new BatchLoader(cluster.kv(leader), clients, batch, valueSize, compressibility)
+        BatchLoader.Result writes = new BatchLoader(kv(leader), clients, batch, valueSize, compressibility)
                 .write(keys, i -> i, runSeed);
         long start = System.nanoTime();
         for (long id : cluster.runningIds()) {
@@ -237,10 +243,10 @@ final class CheckpointCommand implements Callable<Integer> {
     /** Waits up to {@link #SETTLE} until no running node reports compaction debt; false when it gave up. */
     private boolean settle() {
         try {
-            InProcessCluster.await(() -> cluster.runningIds().stream()
+            Await.until(() -> cluster.runningIds().stream()
                     .allMatch(id -> cluster.status(id).getEngine().getPendingCompactionBytes() == 0), SETTLE, "compactions");
             return true;
-        } catch (IllegalStateException e) {
+        } catch (AssertionError e) {
             System.out.println("compactions still pending after " + SETTLE.toSeconds() + " s; measuring anyway");
             return false;
         }
@@ -279,7 +285,7 @@ final class CheckpointCommand implements Callable<Integer> {
         long start = System.nanoTime();
         if (wipe) {
             // A member that lost its disk comes back as a new member (it may not vote before it has caught up).
-            cluster.replaceWipedNode(follower, timeout);
+            cluster.replaceWipedNode(follower);
         } else {
             cluster.startNode(follower);
         }
@@ -287,7 +293,7 @@ final class CheckpointCommand implements Callable<Integer> {
         cluster.awaitApplied(follower, timeout);
         double seconds = (System.nanoTime() - start) / 1e9;
         if (wipe) {
-            cluster.promote(follower, timeout);
+            cluster.promote(follower);
         }
 
         CheckpointStatus got = cluster.status(follower).getCheckpoints();
@@ -312,9 +318,9 @@ final class CheckpointCommand implements Callable<Integer> {
      * purgeThrough does).
      */
     private void purgeThrough(long index) {
-        BatchLoader filler = new BatchLoader(cluster.kv(cluster.awaitLeader(timeout)), 1, FILLER_BATCH_SIZE, valueSize,
+        BatchLoader filler = new BatchLoader(kv(cluster.awaitLeader(timeout)), 1, FILLER_BATCH_SIZE, valueSize,
                 compressibility);
-        InProcessCluster.await(() -> {
+        Await.until(() -> {
             cluster.checkpointAll();
             try {
                 writeNewKeys(filler, FILLER_BATCHES * FILLER_BATCH_SIZE, nextNewKey);
@@ -326,9 +332,14 @@ final class CheckpointCommand implements Callable<Integer> {
         }, timeout, "the leader to purge its log past index " + index);
     }
 
+    /** A KV stub of node {@code id} without a deadline: the loaders set one per call. */
+    private KVGrpc.KVBlockingStub kv(long id) {
+        return KVGrpc.newBlockingStub(cluster.channel(id));
+    }
+
     /** Writes {@code count} keys never written before; returns {@code count}. */
     private long writeNewKeys(long count, long valueSeed) throws InterruptedException {
-        return writeNewKeys(new BatchLoader(cluster.kv(cluster.awaitLeader(timeout)), clients, batch, valueSize, compressibility),
+        return writeNewKeys(new BatchLoader(kv(cluster.awaitLeader(timeout)), clients, batch, valueSize, compressibility),
                 count, valueSeed);
     }
 
@@ -351,7 +362,7 @@ final class CheckpointCommand implements Callable<Integer> {
             }
         }
         long[] numbers = chosen.stream().asLongStream().toArray();
-        new BatchLoader(cluster.kv(cluster.awaitLeader(timeout)), clients, batch, valueSize, compressibility)
+        new BatchLoader(kv(cluster.awaitLeader(timeout)), clients, batch, valueSize, compressibility)
                 .write(numbers.length, i -> numbers[(int) i], runSeed);
         return count;
     }

@@ -8,7 +8,7 @@
  * is {@code strata-bench compression}, the compression study;
  * {@link dev.strata.bench.CheckpointCommand} is {@code strata-bench checkpoint}, followers
  * catching up from shipped checkpoints in a three-node cluster that
- * {@link dev.strata.bench.InProcessCluster} runs in the process). Workloads reach a storage engine
+ * {@link dev.strata.testkit.cluster.InProcessCluster} runs in the process). Workloads reach a storage engine
  * only through {@link dev.strata.bench.BenchTarget}, so the same workload runs on every engine:
  * {@link dev.strata.bench.StrataTarget} is Strata, {@link dev.strata.bench.RocksDbTarget} is
  * RocksDB with options mirroring Strata's ({@link dev.strata.bench.RocksDbOptions}). What the

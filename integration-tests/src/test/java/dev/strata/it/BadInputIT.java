@@ -1,6 +1,7 @@
 package dev.strata.it;
 
 import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 
 import com.google.protobuf.ByteString;
 import dev.strata.proto.v1.BatchOp;
@@ -44,13 +45,13 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 class BadInputIT {
     @TempDir
     static Path dir;
-    static TestCluster cluster;
+    static InProcessCluster cluster;
 
     @BeforeAll
     static void start() {
         // A 3 s election timeout: a leader that lost its followers keeps leading for about 6 s, long
         // past the 2 s request timeout, so the timeout and the lost quorum can be seen one after the other.
-        cluster = TestCluster.start(dir, 3, Map.of("strata.raft.election-timeout", "3s", "strata.server.request-timeout", "2s"));
+        cluster = InProcessCluster.start(dir, 3, Map.of("strata.raft.election-timeout", "3s", "strata.server.request-timeout", "2s"));
     }
 
     @AfterAll

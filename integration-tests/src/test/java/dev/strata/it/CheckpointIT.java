@@ -13,6 +13,7 @@ import dev.strata.proto.v1.PutResponse;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
 import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 import dev.strata.transfer.Backup;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.stub.StreamObserver;
@@ -67,7 +68,7 @@ class CheckpointIT {
 
     @TempDir
     Path dir;
-    private TestCluster cluster;
+    private InProcessCluster cluster;
     private final Map<String, String> expected = new TreeMap<>();
     private final Random random = new Random(3);
 
@@ -103,7 +104,7 @@ class CheckpointIT {
     }
 
     /** Adds a started joining node as a learner, through the leader. */
-    private void addLearner(TestCluster.Node node) {
+    private void addLearner(InProcessCluster.Node node) {
         cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(node.id())
                 .setRaftAddress(node.raftAddress()).setClientAddress(node.clientAddress()).build());
     }
@@ -121,7 +122,7 @@ class CheckpointIT {
 
     @Test
     void aStoppedFollowerCatchesUpThroughTheDeltasItMissed() {
-        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        cluster = InProcessCluster.start(dir, 3, PURGE_QUICKLY);
         write("a/", 1500);
         // Stopped wherever it is: the first delta it needs usually starts before its index.
         cluster.awaitCaughtUp(3);
@@ -151,7 +152,7 @@ class CheckpointIT {
      */
     @Test
     void aWipedFollowerIsReplacedAndFollowsALeaderRestart() throws Exception {
-        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        cluster = InProcessCluster.start(dir, 3, PURGE_QUICKLY);
         write("a/", 800);
         cluster.awaitCaughtUp(3);
         Await.until(() -> recordedInDirectory(3), Duration.ofSeconds(30), "node 3 to record itself in the member directory");
@@ -186,7 +187,7 @@ class CheckpointIT {
      */
     @Test
     void aWipedMemberStartedInPlaceComesBackThroughMemberReplace() throws Exception {
-        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        cluster = InProcessCluster.start(dir, 3, PURGE_QUICKLY);
         write("a/", 300);
         cluster.awaitCaughtUp(3);
         Await.until(() -> recordedInDirectory(3), Duration.ofSeconds(30), "node 3 to record itself in the member directory");
@@ -249,7 +250,7 @@ class CheckpointIT {
     @Test
     void aLeaderCheckpointedAtTheEndOfItsTermCatchesUpWhenItsSuccessorsLogStartsRightAfter() {
         // Segments large enough that the successor's whole term stays in one of them.
-        cluster = TestCluster.start(dir, 3, Map.of("strata.raft.snapshot.threshold-entries", "50",
+        cluster = InProcessCluster.start(dir, 3, Map.of("strata.raft.snapshot.threshold-entries", "50",
                 "strata.raft.log.segment-size", "8MiB"));
         write("a/", 120);
         long old = cluster.awaitLeader();
@@ -282,7 +283,7 @@ class CheckpointIT {
      */
     @Test
     void aCurrentFollowerWhoseSenderRestartsAfterAPurgeIsSentTheLog() {
-        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY,
+        cluster = InProcessCluster.start(dir, 3, PURGE_QUICKLY,
                 id -> id == 3 ? Map.of("strata.raft.snapshot.threshold-entries", "1000000") : Map.of(),
                 InsecureChannelCredentials.create());
         if (cluster.awaitLeader() == 3) {
@@ -313,7 +314,7 @@ class CheckpointIT {
         });
         try {
             write("b/", 5);
-            Await.until(failed::get, TestCluster.STARTUP, "the leader's sender to node 3 to fail");
+            Await.until(failed::get, InProcessCluster.STARTUP, "the leader's sender to node 3 to fail");
             write("c/", 5);
             cluster.awaitCaughtUp(3);
         } finally {
@@ -341,7 +342,7 @@ class CheckpointIT {
         Map<String, String> config = new java.util.HashMap<>(PURGE_QUICKLY);
         config.put("strata.raft.write-batches-in-flight", "1000");
         config.put("strata.raft.write-batch-max-writes", "1");
-        cluster = TestCluster.start(dir, 3, config);
+        cluster = InProcessCluster.start(dir, 3, config);
         write("a/", 100);
         long old = cluster.awaitLeader();
         long applied = cluster.status(old).getAppliedIndex();
@@ -376,7 +377,7 @@ class CheckpointIT {
                             @Override public void onCompleted() { answered.countDown(); }
                         });
             }
-            Await.until(() -> answered.getCount() == 0, TestCluster.STARTUP, "the writes to the old leader to fail");
+            Await.until(() -> answered.getCount() == 0, InProcessCluster.STARTUP, "the writes to the old leader to fail");
             long oldLogEnd = closedLogEnd(old);
             assertThat(oldLogEnd).as("the old leader logged entries of its own term").isGreaterThan(applied + 50);
 
@@ -385,7 +386,7 @@ class CheckpointIT {
                 long l = cluster.status(others.get(0)).getLeaderId();
                 elected[0] = l;
                 return others.contains(l) && cluster.status(l).getRole() == StatusResponse.Role.LEADER;
-            }, TestCluster.STARTUP, "the other nodes to elect a leader");
+            }, InProcessCluster.STARTUP, "the other nodes to elect a leader");
             long successor = elected[0];
             Await.until(() -> {
                 // 2 KiB values: a few entries per log segment, so the log start moves in small steps.
@@ -420,7 +421,7 @@ class CheckpointIT {
      */
     @Test
     void aFollowerInstallsACheckpointFetchedFromALeaderThatLostLeadershipBeforeItsNextNotice() {
-        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY,
+        cluster = InProcessCluster.start(dir, 3, PURGE_QUICKLY,
                 id -> id == 3 ? Map.of("strata.raft.snapshot.threshold-entries", "1000000") : Map.of(),
                 InsecureChannelCredentials.create());
         if (cluster.awaitLeader() != 1) {
@@ -452,7 +453,7 @@ class CheckpointIT {
             // The fetched checkpoint is staged as "ready" just before the fetch completes, far
             // sooner than a leadership transfer takes.
             Await.until(() -> Files.isDirectory(cluster.dataDir(2).resolve("checkpoint-staging").resolve("ready")),
-                    TestCluster.STARTUP, "node 2 to fetch node 1's checkpoint");
+                    InProcessCluster.STARTUP, "node 2 to fetch node 1's checkpoint");
             cluster.cluster(1).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(3).build());
             assertThat(cluster.awaitLeader()).isEqualTo(3);
             write("c/", 10);
@@ -468,11 +469,11 @@ class CheckpointIT {
 
     @Test
     void aNewMemberCatchesUpThroughAFullCheckpoint() {
-        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        cluster = InProcessCluster.start(dir, 3, PURGE_QUICKLY);
         write("a/", 800);
         purgeThrough(1);
 
-        TestCluster.Node four = cluster.startJoiningNode(4);
+        InProcessCluster.Node four = cluster.startJoiningNode(4);
         addLearner(four);
         write("b/", 30);
         cluster.awaitCaughtUp(4);
@@ -485,13 +486,13 @@ class CheckpointIT {
 
     @Test
     void aNewMemberCatchesUpFromALeaderThatJoinedAfterItsPeerListWasWritten() {
-        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        cluster = InProcessCluster.start(dir, 3, PURGE_QUICKLY);
         write("a/", 300);
-        TestCluster.Node four = cluster.startJoiningNode(4);
+        InProcessCluster.Node four = cluster.startJoiningNode(4);
         addLearner(four);
         cluster.awaitCaughtUp(4);
         cluster.cluster(cluster.awaitLeader()).memberPromote(MemberPromoteRequest.newBuilder().setId(4).build());
-        Await.until(() -> cluster.status(4).getRole() == StatusResponse.Role.FOLLOWER, TestCluster.STARTUP,
+        Await.until(() -> cluster.status(4).getRole() == StatusResponse.Role.FOLLOWER, InProcessCluster.STARTUP,
                 "node 4 to follow as a voter");
         cluster.cluster(4).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(4).build());
         assertThat(cluster.awaitLeader()).isEqualTo(4);
@@ -500,7 +501,7 @@ class CheckpointIT {
 
         // Node 5's peer list names nodes 1 to 3 only, and its copy of the member directory is
         // empty until it has caught up: it asks leader 4 itself, over Raft, where to fetch from.
-        TestCluster.Node five = cluster.startJoiningNode(5);
+        InProcessCluster.Node five = cluster.startJoiningNode(5);
         addLearner(five);
         write("c/", 30);
         cluster.awaitCaughtUp(5);
@@ -511,7 +512,7 @@ class CheckpointIT {
 
     @Test
     void aBackupSavedThenSavedIncrementallyRestoresANodeThatJoinsAndMatches() {
-        cluster = TestCluster.start(dir, 3, PURGE_QUICKLY);
+        cluster = InProcessCluster.start(dir, 3, PURGE_QUICKLY);
         String endpoints = cluster.node(1).clientAddress() + "," + cluster.node(2).clientAddress() + ","
                 + cluster.node(3).clientAddress();
         Path backup = dir.resolve("backup");
@@ -535,7 +536,7 @@ class CheckpointIT {
         // The leader's log now starts past the full backup: a node without the restored files could
         // catch up only from a full checkpoint.
         purgeThrough(full.index());
-        TestCluster.Node four = cluster.startJoiningNode(4);
+        InProcessCluster.Node four = cluster.startJoiningNode(4);
         addLearner(four);
         cluster.awaitCaughtUp(4);
         assertThat(cluster.localContents(4)).isEqualTo(expected);

@@ -1,5 +1,6 @@
 package dev.strata.it;
 
+import dev.strata.testkit.cluster.InProcessCluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.strata.cli.ExitCode;
@@ -34,7 +35,7 @@ class CliIT {
 
     @TempDir
     static Path dir;
-    private static TestCluster cluster;
+    private static InProcessCluster cluster;
     private static String endpoints;
 
     /** What one run of the command line did. */
@@ -50,7 +51,7 @@ class CliIT {
 
     @BeforeAll
     static void startCluster() {
-        cluster = TestCluster.start(dir, 3, Map.of());
+        cluster = InProcessCluster.start(dir, 3, Map.of());
         endpoints = LongStream.rangeClosed(1, 3).mapToObj(id -> cluster.node(id).clientAddress())
                 .collect(Collectors.joining(","));
     }
@@ -213,7 +214,7 @@ class CliIT {
 
     @Test
     void aNodeJoinsThroughMemberAddAndPromoteAndLeavesThroughMemberRemove() {
-        TestCluster.Node four = cluster.startJoiningNode(4);
+        InProcessCluster.Node four = cluster.startJoiningNode(4);
         try {
             Run added = strata("member-add", "4", four.raftAddress(), four.clientAddress());
             assertThat(added.code()).isZero();
@@ -231,7 +232,7 @@ class CliIT {
         } finally {
             cluster.stopNode(4);
         }
-        Await.until(() -> strata("members", "-o", "json").json().get("members").size() == 3, TestCluster.STARTUP,
+        Await.until(() -> strata("members", "-o", "json").json().get("members").size() == 3, InProcessCluster.STARTUP,
                 "the cluster to be back to three members");
     }
 

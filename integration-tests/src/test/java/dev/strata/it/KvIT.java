@@ -1,6 +1,7 @@
 package dev.strata.it;
 
 import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 
 import com.google.protobuf.ByteString;
 import dev.strata.proto.v1.BatchOp;
@@ -55,12 +56,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KvIT {
     @TempDir
     static Path dir;
-    static TestCluster cluster;
+    static InProcessCluster cluster;
 
     @BeforeAll
     static void start() {
         // Small range pages so paging by bytes needs only a few keys.
-        cluster = TestCluster.start(dir, 3, Map.of("strata.server.range.max-page-bytes", "4KiB"));
+        cluster = InProcessCluster.start(dir, 3, Map.of("strata.server.range.max-page-bytes", "4KiB"));
     }
 
     @AfterAll
@@ -267,7 +268,7 @@ class KvIT {
         Await.until(() -> HealthGrpc.newBlockingStub(cluster.channel(leader))
                         .check(HealthCheckRequest.newBuilder().setService("strata.v1.KV").build()).getStatus()
                         == HealthCheckResponse.ServingStatus.SERVING,
-                TestCluster.STARTUP, "the KV service to report SERVING");
+                InProcessCluster.STARTUP, "the KV service to report SERVING");
         assertThat(HealthGrpc.newBlockingStub(cluster.channel(leader)).check(HealthCheckRequest.getDefaultInstance()).getStatus())
                 .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
 

@@ -1,6 +1,7 @@
 package dev.strata.it;
 
 import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 
 import dev.strata.proto.v1.KeyValue;
 import dev.strata.proto.v1.RangeRequest;
@@ -32,7 +33,7 @@ import static dev.strata.it.Kv.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The leader stops abruptly (in-process: {@link TestCluster#stopNodeAbruptly}) under a stream of
+ * The leader stops abruptly (in-process: {@link InProcessCluster#stopNodeAbruptly}) under a stream of
  * writes: another is elected, nothing acknowledged is lost, and clients see only retryable
  * errors, apart from the calls in flight on the stopped node, which its shutdown cuts off. A
  * leader killed as a process is the fault-injection suite's kill-leader.
@@ -43,7 +44,7 @@ class LeaderFailoverIT {
 
     @TempDir
     Path dir;
-    private TestCluster cluster;
+    private InProcessCluster cluster;
 
     @AfterEach
     void stop() {
@@ -54,7 +55,7 @@ class LeaderFailoverIT {
 
     @Test
     void anAbruptlyStoppedLeaderIsReplacedAndEveryAcknowledgedWriteSurvives() throws Exception {
-        cluster = TestCluster.start(dir, 3, Map.of());
+        cluster = InProcessCluster.start(dir, 3, Map.of());
         long oldLeader = cluster.awaitLeader();
         Map<String, String> acknowledged = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<StatusRuntimeException> errors = new ConcurrentLinkedQueue<>();
@@ -129,7 +130,7 @@ class LeaderFailoverIT {
     @Test
     void aNodeThatLostItsQuorumServesWritesAgainOnceItReturns() {
         // A short request timeout so the node gives up on a write quickly while it has no quorum.
-        cluster = TestCluster.start(dir, 3, Map.of("strata.server.request-timeout", "2s"));
+        cluster = InProcessCluster.start(dir, 3, Map.of("strata.server.request-timeout", "2s"));
         cluster.awaitLeader();
         long survivor = 1;
         put(cluster.kv(survivor), "quorum/before", "1");

@@ -1,6 +1,7 @@
 package dev.strata.it;
 
 import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +27,7 @@ class LogFailureIT {
 
     @TempDir
     Path dir;
-    private TestCluster cluster;
+    private InProcessCluster cluster;
     private ServerProcess process;
 
     @AfterEach
@@ -41,13 +42,13 @@ class LogFailureIT {
 
     private ServerProcess startProcess() {
         ServerProcess p = ServerProcess.start(cluster.config(NODE), dir.resolve("node3.log"));
-        Await.until(() -> cluster.status(NODE).getLeaderId() != 0, TestCluster.STARTUP, "node 3 (a process) to find the leader");
+        Await.until(() -> cluster.status(NODE).getLeaderId() != 0, InProcessCluster.STARTUP, "node 3 (a process) to find the leader");
         return p;
     }
 
     @Test
     void aNodeWhoseRaftLogCannotBeWrittenStopsAndCatchesUpOnceRestartedWithRoom() throws Exception {
-        cluster = TestCluster.start(dir, 3, Map.of());
+        cluster = InProcessCluster.start(dir, 3, Map.of());
         cluster.stopNode(NODE);
         cluster.forgetNode(NODE);
         process = startProcess();
@@ -69,7 +70,7 @@ class LogFailureIT {
             written.put("b/" + more, VALUE);
             more++;
         }
-        assertThat(process.awaitExit(TestCluster.STARTUP)).as("the node's process ends with an error").isEqualTo(1);
+        assertThat(process.awaitExit(InProcessCluster.STARTUP)).as("the node's process ends with an error").isEqualTo(1);
         assertThat(process.output()).contains("could not write its Raft log", "its Raft log could not be written");
 
         // The two others are a majority: writes go on.

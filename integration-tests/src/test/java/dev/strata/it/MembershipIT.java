@@ -1,6 +1,7 @@
 package dev.strata.it;
 
 import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.CheckpointResponse;
@@ -33,7 +34,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 class MembershipIT {
     @TempDir
     Path dir;
-    private TestCluster cluster;
+    private InProcessCluster cluster;
 
     @AfterEach
     void stop() {
@@ -48,12 +49,12 @@ class MembershipIT {
 
     @Test
     void addALearnerPromoteItTransferLeadershipAndRemoveANode() {
-        cluster = TestCluster.start(dir, 3, Map.of());
+        cluster = InProcessCluster.start(dir, 3, Map.of());
         for (int i = 0; i < 20; i++) {
             put(cluster.kv(1), "m/" + i, "before");
         }
 
-        TestCluster.Node four = cluster.startJoiningNode(4);
+        InProcessCluster.Node four = cluster.startJoiningNode(4);
         // Not a member yet: it cannot take writes and says why.
         StatusRuntimeException notYet = catchThrowableOfType(StatusRuntimeException.class, () -> put(cluster.kv(4), "m/x", "v"));
         assertThat(notYet.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
@@ -71,9 +72,9 @@ class MembershipIT {
         assertThat(Kv.get(cluster.kv(4), "m/from-learner").getValue()).isEqualTo(b("v"));
 
         cluster.cluster(1).memberPromote(MemberPromoteRequest.newBuilder().setId(4).build());
-        Await.until(() -> members(3).stream().anyMatch(m -> m.getId() == 4 && !m.getIsLearner()), TestCluster.STARTUP,
+        Await.until(() -> members(3).stream().anyMatch(m -> m.getId() == 4 && !m.getIsLearner()), InProcessCluster.STARTUP,
                 "every node to see node 4 as a voter");
-        Await.until(() -> cluster.status(4).getRole() == StatusResponse.Role.FOLLOWER, TestCluster.STARTUP, "node 4 to follow as a voter");
+        Await.until(() -> cluster.status(4).getRole() == StatusResponse.Role.FOLLOWER, InProcessCluster.STARTUP, "node 4 to follow as a voter");
         // Every member, including the new one, knows every member's client address.
         assertThat(members(1)).extracting(Member::getClientAddress).allSatisfy(a -> assertThat(a).isNotEmpty());
 
@@ -82,11 +83,11 @@ class MembershipIT {
         assertThat(put(cluster.kv(4), "m/led-by-4", "v").getHeader().getMemberId()).isEqualTo(4);
 
         cluster.cluster(4).memberRemove(MemberRemoveRequest.newBuilder().setId(2).build());
-        Await.until(() -> members(1).stream().noneMatch(m -> m.getId() == 2), TestCluster.STARTUP, "node 2 to leave the configuration");
+        Await.until(() -> members(1).stream().noneMatch(m -> m.getId() == 2), InProcessCluster.STARTUP, "node 2 to leave the configuration");
         // Out of the configuration, node 2 hears from no leader; its Raft server shuts down by
         // itself and says so (the process would exit on it), as a removed etcd member stops.
         assertThat(cluster.server(2).failed()).as("node 2's Raft server shuts down by itself")
-                .succeedsWithin(TestCluster.STARTUP);
+                .succeedsWithin(InProcessCluster.STARTUP);
         assertThat(cluster.server(1).failed()).as("a member's server does not").isNotDone();
         cluster.stopNode(2);
         // Three voters left (1, 3, 4): writes still commit, and everyone still reads them.
@@ -111,12 +112,12 @@ class MembershipIT {
     void theLeaderTakesNoCheckpointWhileItBringsANewMemberUpToDate() {
         // A longer election timeout stretches how long the leader waits for a silent new member
         // before it gives the addition up (three times the longest election timeout).
-        cluster = TestCluster.start(dir, 3, Map.of("strata.raft.election-timeout", "3s"));
+        cluster = InProcessCluster.start(dir, 3, Map.of("strata.raft.election-timeout", "3s"));
         long leader = cluster.awaitLeader();
         for (int i = 0; i < 200; i++) {
             put(cluster.kv(leader), "s/" + i, "before");
         }
-        TestCluster.Node four = cluster.startJoiningNode(4);
+        InProcessCluster.Node four = cluster.startJoiningNode(4);
         cluster.stopNode(4);
 
         CompletableFuture<MemberAddResponse> adding = CompletableFuture.supplyAsync(() -> cluster.cluster(leader)
@@ -128,13 +129,13 @@ class MembershipIT {
             Throwable t = catchThrowable(() -> cluster.cluster(leader).checkpoint(CheckpointRequest.getDefaultInstance()));
             refused[0] = t instanceof StatusRuntimeException sre ? sre : null;
             return refused[0] != null;
-        }, TestCluster.DEADLINE, "the leader to refuse a checkpoint while it adds node 4");
+        }, InProcessCluster.DEADLINE, "the leader to refuse a checkpoint while it adds node 4");
         assertThat(refused[0].getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
         assertThat(refused[0].getStatus().getDescription()).contains("is adding [4]");
         assertThat(adding).isNotDone();
 
         cluster.startNode(4);
-        assertThat(adding).succeedsWithin(TestCluster.STARTUP);
+        assertThat(adding).succeedsWithin(InProcessCluster.STARTUP);
         cluster.awaitCaughtUp(4);
         assertThat(Kv.getLocal(cluster.kv(4), "s/199").getValue()).isEqualTo(b("before"));
         assertThat(Kv.getLocal(cluster.kv(4), "s/during").getValue()).isEqualTo(b("v"));

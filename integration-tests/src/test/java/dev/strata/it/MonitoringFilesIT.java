@@ -1,6 +1,7 @@
 package dev.strata.it;
 
 import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +39,7 @@ class MonitoringFilesIT {
 
     @TempDir
     Path dir;
-    private TestCluster cluster;
+    private InProcessCluster cluster;
 
     @AfterEach
     void stop() {
@@ -85,12 +86,12 @@ class MonitoringFilesIT {
 
     @Test
     void everyMetricTheAlertsAndTheDashboardNameIsExported() throws Exception {
-        cluster = TestCluster.start(dir, 1, Map.of());
+        cluster = InProcessCluster.start(dir, 1, Map.of());
         put(cluster.kv(1), "monitoring/k", "v");
         Kv.get(cluster.kv(1), "monitoring/k");
         // The GC pause timer appears with the first collection.
         System.gc();
-        Await.until(() -> exported(scrape()).contains("jvm_gc_pause_seconds_sum"), TestCluster.DEADLINE, "a GC pause to be recorded");
+        Await.until(() -> exported(scrape()).contains("jvm_gc_pause_seconds_sum"), InProcessCluster.DEADLINE, "a GC pause to be recorded");
 
         Set<String> exported = exported(scrape());
         Set<String> rules = referenced(monitoring().resolve("prometheusrule.yaml"));

@@ -1,5 +1,6 @@
 package dev.strata.it;
 
+import dev.strata.testkit.cluster.InProcessCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +43,7 @@ class PythonExampleIT {
 
     @TempDir
     Path dir;
-    private TestCluster cluster;
+    private InProcessCluster cluster;
 
     @AfterEach
     void stop() {
@@ -64,7 +65,7 @@ class PythonExampleIT {
 
         // The server's own value limits, not the tests' smaller ones: the example puts a value
         // above gRPC's default 4 MiB response limit, as a user's first large value would be.
-        cluster = TestCluster.start(dir, 3, TestCluster.defaultValueLimits());
+        cluster = InProcessCluster.start(dir, 3, InProcessCluster.defaultValueLimits());
         long before = cluster.status(1).getCommitIndex();
         String dead = "127.0.0.1:" + Ports.free();
         String endpoints = dead + "," + List.of(1L, 2L, 3L).stream()

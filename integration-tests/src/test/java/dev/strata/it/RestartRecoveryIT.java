@@ -1,6 +1,7 @@
 package dev.strata.it;
 
 import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 
 import dev.strata.proto.v1.StatusResponse;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +29,7 @@ class RestartRecoveryIT {
 
     @TempDir
     Path dir;
-    private TestCluster cluster;
+    private InProcessCluster cluster;
     private ServerProcess process;
 
     @AfterEach
@@ -49,14 +50,14 @@ class RestartRecoveryIT {
 
     private ServerProcess startProcess() {
         ServerProcess p = ServerProcess.start(cluster.config(NODE), dir.resolve("node3.log"));
-        Await.until(() -> cluster.status(NODE).getLeaderId() != 0, TestCluster.STARTUP, "node 3 (a process) to find the leader");
+        Await.until(() -> cluster.status(NODE).getLeaderId() != 0, InProcessCluster.STARTUP, "node 3 (a process) to find the leader");
         return p;
     }
 
     @Test
     void aNodeKilledAfterItsLogWasPurgedReopensWithWhatItAppliedAndCatchesUp() throws Exception {
         // Checkpoints every 50 entries and 16 KiB log segments, so the log is purged quickly.
-        cluster = TestCluster.start(dir, 3, Map.of("strata.raft.snapshot.threshold-entries", "50",
+        cluster = InProcessCluster.start(dir, 3, Map.of("strata.raft.snapshot.threshold-entries", "50",
                 "strata.raft.log.segment-size", "16KiB"));
         cluster.stopNode(NODE);
         cluster.forgetNode(NODE);

@@ -15,6 +15,7 @@ import dev.strata.client.StrataClient;
 import dev.strata.client.StrataException;
 import dev.strata.client.TxnResult;
 import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +47,7 @@ class SdkIT {
 
     @TempDir
     Path dir;
-    private TestCluster cluster;
+    private InProcessCluster cluster;
     private StrataClient client;
 
     @AfterEach
@@ -69,7 +70,7 @@ class SdkIT {
 
     @Test
     void everyCallWorksThroughTheSdk() {
-        cluster = TestCluster.start(dir, 3, SMALL_PAGES);
+        cluster = InProcessCluster.start(dir, 3, SMALL_PAGES);
         cluster.awaitLeader();
         client = connect(Duration.ofSeconds(10), 1, 2, 3);
 
@@ -137,7 +138,7 @@ class SdkIT {
      */
     @Test
     void aValueAtTheDefaultLimitGoesInAndComesBackWhole() {
-        cluster = TestCluster.start(dir, 3, TestCluster.defaultValueLimits());
+        cluster = InProcessCluster.start(dir, 3, InProcessCluster.defaultValueLimits());
         cluster.awaitLeader();
         client = connect(Duration.ofSeconds(30), 1, 2, 3);
         byte[] big = new byte[16 << 20];
@@ -171,7 +172,7 @@ class SdkIT {
      */
     @Test
     void theClientFailsOverWhenTheLeaderDiesWithoutRepeatingAWrite() throws Exception {
-        cluster = TestCluster.start(dir, 3, Map.of());
+        cluster = InProcessCluster.start(dir, 3, Map.of());
         long leader = cluster.awaitLeader();
         // The dead leader first: the client must move off it.
         long[] order = {leader, leader % 3 + 1, (leader + 1) % 3 + 1};
@@ -228,7 +229,7 @@ class SdkIT {
     /** One node left of three: it cannot commit or run a ReadIndex, and calls end with UNAVAILABLE or DEADLINE_EXCEEDED. */
     @Test
     void aNodeCutOffFromTheMajorityFailsCallsWithUnavailableOrDeadlineExceeded() {
-        cluster = TestCluster.start(dir, 3, Map.of());
+        cluster = InProcessCluster.start(dir, 3, Map.of());
         client = connect(Duration.ofSeconds(4), 1, 2, 3);
         client.put("before", "x");
         cluster.awaitCaughtUp(1); // so that its local (serializable) read below sees it

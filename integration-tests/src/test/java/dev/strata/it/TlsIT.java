@@ -13,6 +13,7 @@ import dev.strata.proto.v1.MemberAddRequest;
 import dev.strata.proto.v1.MemberListRequest;
 import dev.strata.testkit.Await;
 import dev.strata.testkit.TestCertificates;
+import dev.strata.testkit.cluster.InProcessCluster;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
@@ -58,7 +59,7 @@ class TlsIT {
     /** Per node: its client-port and Raft-port certificates. */
     private static final Map<Long, TestCertificates.Issued> clientCerts = new ConcurrentHashMap<>();
     private static final Map<Long, TestCertificates.Issued> peerCerts = new ConcurrentHashMap<>();
-    private static TestCluster cluster;
+    private static InProcessCluster cluster;
     private static String endpoints;
 
     /** Node 4 is the impostor: its Raft certificate comes from the rogue CA. */
@@ -74,7 +75,7 @@ class TlsIT {
             clientCerts.put(id, clientCa.issue("node" + id));
             peerCerts.put(id, (id == ROGUE ? rogueCa : peerCa).issue("node" + id));
         }
-        cluster = TestCluster.start(dir, 3, Map.of("strata.raft.snapshot.threshold-entries", "50",
+        cluster = InProcessCluster.start(dir, 3, Map.of("strata.raft.snapshot.threshold-entries", "50",
                         "strata.raft.log.segment-size", "16KiB"), TlsIT::tlsConfig,
                 TlsChannelCredentials.newBuilder().trustManager(clientCa.caFile().toFile())
                         .keyManager(app.certificate().toFile(), app.privateKey().toFile()).build());
@@ -84,7 +85,7 @@ class TlsIT {
         // (which clients retry): start once every node has served one.
         for (long id = 1; id <= 3; id++) {
             KVGrpc.KVBlockingStub kv = cluster.kv(id);
-            Await.until(() -> servesALinearizableRead(kv), TestCluster.STARTUP, "node " + id + " to serve a linearizable read");
+            Await.until(() -> servesALinearizableRead(kv), InProcessCluster.STARTUP, "node " + id + " to serve a linearizable read");
         }
     }
 
@@ -209,7 +210,7 @@ class TlsIT {
 
     @Test
     void rotatedCertificatesAreServedToTheNextConnection() {
-        TestCluster.Node one = cluster.node(1);
+        InProcessCluster.Node one = cluster.node(1);
         assertThat(TlsProbe.connect(one.clientPort(), clientCa.caFile(), app).served().getSerialNumber())
                 .isEqualTo(clientCerts.get(1L).serial());
         TestCertificates.Issued rotated = clientCa.issue("node1"); // over the files node 1 was started with
@@ -265,11 +266,11 @@ class TlsIT {
             }
             write("tls/filler/", 20, expected);
             return cluster.status(cluster.awaitLeader()).getLogStartIndex() > 2;
-        }, TestCluster.STARTUP, "the leader to purge the start of its log");
+        }, InProcessCluster.STARTUP, "the leader to purge the start of its log");
 
         // The impostor: the leader cannot complete a handshake with it (its certificate does not
         // chain to the peer CA), so the configuration change never gets past staging.
-        TestCluster.Node rogue = cluster.startJoiningNode(ROGUE);
+        InProcessCluster.Node rogue = cluster.startJoiningNode(ROGUE);
         assertThatThrownBy(() -> cluster.cluster(cluster.awaitLeader()).memberAdd(MemberAddRequest.newBuilder().setId(ROGUE)
                 .setRaftAddress(rogue.raftAddress()).setClientAddress(rogue.clientAddress()).build()))
                 .isInstanceOf(StatusRuntimeException.class);
@@ -282,7 +283,7 @@ class TlsIT {
         assertThat(cluster.status(ROGUE).getAppliedIndex()).as("nothing applied").isNotPositive();
         assertThat(cluster.localContents(ROGUE)).isEmpty();
 
-        TestCluster.Node five = cluster.startJoiningNode(5);
+        InProcessCluster.Node five = cluster.startJoiningNode(5);
         // The leader may still be staging the impostor until its own timeout: ABORTED then, retried as an operator would.
         Await.until(() -> {
             try {
@@ -298,7 +299,7 @@ class TlsIT {
                 }
                 return false;
             }
-        }, TestCluster.STARTUP, "node 5 to be added once the impostor's staging ends");
+        }, InProcessCluster.STARTUP, "node 5 to be added once the impostor's staging ends");
         cluster.awaitCaughtUp(5);
         CheckpointStatus c = cluster.status(5).getCheckpoints();
         assertThat(c.getFullInstalls()).as("caught up from a checkpoint fetched over TLS").isEqualTo(1);

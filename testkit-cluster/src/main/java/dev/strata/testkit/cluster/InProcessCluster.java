@@ -1,21 +1,24 @@
-package dev.strata.it;
-
-import dev.strata.testkit.Ports;
-
-import dev.strata.testkit.Await;
+package dev.strata.testkit.cluster;
 
 import com.google.protobuf.ByteString;
+import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.ClusterGrpc;
 import dev.strata.proto.v1.Consistency;
 import dev.strata.proto.v1.KVGrpc;
 import dev.strata.proto.v1.KeyValue;
+import dev.strata.proto.v1.MemberAddRequest;
+import dev.strata.proto.v1.MemberPromoteRequest;
+import dev.strata.proto.v1.MemberRemoveRequest;
 import dev.strata.proto.v1.RangeRequest;
 import dev.strata.proto.v1.RangeResponse;
 import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.server.StrataServer;
+import dev.strata.server.config.ConfigKey;
 import dev.strata.server.config.ConfigKeys;
 import dev.strata.server.config.ServerConfig;
+import dev.strata.testkit.Await;
+import dev.strata.testkit.Ports;
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
@@ -38,11 +41,14 @@ import java.util.stream.Collectors;
 /**
  * Real Strata servers in this JVM, on loopback ports chosen free at start: each node has its
  * own engine, Raft server, gRPC server and HTTP port, exactly as {@code strata-server} runs
- * them. Tests talk to nodes through gRPC only.
+ * them. Callers talk to nodes through gRPC only. The cluster tests use it, and so does
+ * {@code strata-bench checkpoint}, with {@link #serverSizes()}.
  */
-final class TestCluster implements AutoCloseable {
-    static final Duration DEADLINE = Duration.ofSeconds(20);
-    static final Duration STARTUP = Duration.ofSeconds(60);
+public final class InProcessCluster implements AutoCloseable {
+    /** Deadline of one call to a node. */
+    public static final Duration DEADLINE = Duration.ofSeconds(20);
+    /** How long a node may take to start, elect or catch up. */
+    public static final Duration STARTUP = Duration.ofSeconds(60);
 
     /** Small engine buffers and limits so several nodes fit a test JVM; everything else is the default. */
     private static final Map<String, String> TEST_DEFAULTS = Map.of(
@@ -53,16 +59,16 @@ final class TestCluster implements AutoCloseable {
             "strata.server.http-port", "0");
 
     /** Where a node listens. */
-    record Node(long id, int clientPort, int raftPort) {
+    public record Node(long id, int clientPort, int raftPort) {
         String peer() {
             return id + "=127.0.0.1:" + raftPort + ":" + clientPort;
         }
 
-        String clientAddress() {
+        public String clientAddress() {
             return "127.0.0.1:" + clientPort;
         }
 
-        String raftAddress() {
+        public String raftAddress() {
             return "127.0.0.1:" + raftPort;
         }
     }
@@ -77,7 +83,7 @@ final class TestCluster implements AutoCloseable {
     private final Map<Long, Boolean> joining = new ConcurrentHashMap<>();
     private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
 
-    private TestCluster(Path dir, Map<String, String> overrides, LongFunction<Map<String, String>> perNode,
+    private InProcessCluster(Path dir, Map<String, String> overrides, LongFunction<Map<String, String>> perNode,
                         ChannelCredentials credentials) {
         this.dir = dir;
         this.overrides = overrides;
@@ -86,15 +92,24 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Starts {@code size} nodes (ids 1..size) and waits for a leader. */
-    static TestCluster start(Path dir, int size, Map<String, String> overrides) {
+    public static InProcessCluster start(Path dir, int size, Map<String, String> overrides) {
         return start(dir, size, overrides, id -> Map.of(), InsecureChannelCredentials.create());
     }
 
     /** The server's own value and request limits (16 MiB values), in place of the tests' smaller ones. */
-    static Map<String, String> defaultValueLimits() {
+    public static Map<String, String> defaultValueLimits() {
         return Map.of(
                 ConfigKeys.MAX_VALUE_SIZE.name(), ConfigKeys.MAX_VALUE_SIZE.defaultValue(),
                 ConfigKeys.MAX_REQUEST_SIZE.name(), ConfigKeys.MAX_REQUEST_SIZE.defaultValue());
+    }
+
+    /** The server's own sizes (buffers, caches, limits) in place of every one the tests shrink, for benchmarks. */
+    public static Map<String, String> serverSizes() {
+        Map<String, String> sizes = new HashMap<>(defaultValueLimits());
+        for (ConfigKey key : List.of(ConfigKeys.WRITE_BUFFER_SIZE, ConfigKeys.BLOCK_CACHE_SIZE)) {
+            sizes.put(key.name(), key.defaultValue());
+        }
+        return sizes;
     }
 
     /**
@@ -102,9 +117,9 @@ final class TestCluster implements AutoCloseable {
      * with {@code perNode.apply(id)} (its own certificates, say; joining nodes get theirs too);
      * the tests' channels to the nodes use {@code credentials}.
      */
-    static TestCluster start(Path dir, int size, Map<String, String> overrides, LongFunction<Map<String, String>> perNode,
+    public static InProcessCluster start(Path dir, int size, Map<String, String> overrides, LongFunction<Map<String, String>> perNode,
                              ChannelCredentials credentials) {
-        TestCluster c = new TestCluster(dir, overrides, perNode, credentials);
+        InProcessCluster c = new InProcessCluster(dir, overrides, perNode, credentials);
         for (long id = 1; id <= size; id++) {
             Node n = new Node(id, Ports.free(), Ports.free());
             c.initial.put(id, n);
@@ -122,20 +137,20 @@ final class TestCluster implements AutoCloseable {
         return c;
     }
 
-    String peers() {
+    public String peers() {
         return initial.values().stream().map(Node::peer).collect(Collectors.joining(","));
     }
 
-    Node node(long id) {
+    public Node node(long id) {
         return nodes.get(id);
     }
 
-    Path dataDir(long id) {
+    public Path dataDir(long id) {
         return dir.resolve("node" + id);
     }
 
     /** The configuration node {@code id} runs with (also what a process launch of it gets as flags). */
-    Map<String, String> config(long id) {
+    public Map<String, String> config(long id) {
         Node n = nodes.get(id);
         Map<String, String> c = new HashMap<>(TEST_DEFAULTS);
         c.put("strata.node.id", Long.toString(id));
@@ -152,7 +167,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Starts (or restarts, with its data) node {@code id} in this JVM. */
-    void startNode(long id) {
+    public void startNode(long id) {
         try {
             running.put(id, StrataServer.start(ServerConfig.resolve(config(id))));
         } catch (IOException e) {
@@ -161,7 +176,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Starts a new node that waits to be added with MemberAdd. */
-    Node startJoiningNode(long id) {
+    public Node startJoiningNode(long id) {
         Node n = new Node(id, Ports.free(), Ports.free());
         nodes.put(id, n);
         joining.put(id, true);
@@ -173,13 +188,13 @@ final class TestCluster implements AutoCloseable {
      * Starts node {@code id}, whose data directory was lost, in join mode on its old ports: it
      * waits until the cluster has removed it, then until it is added again (member-replace).
      */
-    void startReplacedNode(long id) {
+    public void startReplacedNode(long id) {
         joining.put(id, true);
         startNode(id);
     }
 
     /** The server of running node {@code id}. */
-    StrataServer server(long id) {
+    public StrataServer server(long id) {
         StrataServer s = running.get(id);
         if (s == null) {
             throw new IllegalStateException("node " + id + " is not running");
@@ -188,7 +203,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Graceful stop, as SIGTERM does. */
-    void stopNode(long id) {
+    public void stopNode(long id) {
         StrataServer s = running.remove(id);
         if (s != null) {
             s.close();
@@ -197,7 +212,7 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Abrupt stop: calls in flight are cancelled, leadership is not handed over. */
-    void stopNodeAbruptly(long id) {
+    public void stopNodeAbruptly(long id) {
         StrataServer s = running.remove(id);
         if (s != null) {
             s.stopNow();
@@ -206,16 +221,16 @@ final class TestCluster implements AutoCloseable {
     }
 
     /** Marks a node as run elsewhere (a process), so this cluster neither starts nor stops it. */
-    void forgetNode(long id) {
+    public void forgetNode(long id) {
         running.remove(id);
         dropChannel(id);
     }
 
-    List<Long> runningIds() {
+    public List<Long> runningIds() {
         return running.keySet().stream().sorted().toList();
     }
 
-    int httpPort(long id) {
+    public int httpPort(long id) {
         return running.get(id).httpPort();
     }
 
@@ -226,27 +241,32 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
-    ManagedChannel channel(long id) {
+    public ManagedChannel channel(long id) {
         return channels.computeIfAbsent(id, i -> Grpc.newChannelBuilderForAddress("127.0.0.1", nodes.get(i).clientPort(),
                         credentials)
                 .maxInboundMessageSize(Integer.MAX_VALUE)
                 .build());
     }
 
-    KVGrpc.KVBlockingStub kv(long id) {
+    public KVGrpc.KVBlockingStub kv(long id) {
         return KVGrpc.newBlockingStub(channel(id)).withDeadlineAfter(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    ClusterGrpc.ClusterBlockingStub cluster(long id) {
+    public ClusterGrpc.ClusterBlockingStub cluster(long id) {
         return ClusterGrpc.newBlockingStub(channel(id)).withDeadlineAfter(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    StatusResponse status(long id) {
+    public StatusResponse status(long id) {
         return cluster(id).status(StatusRequest.getDefaultInstance());
     }
 
     /** Waits until every running node names the same running leader, and returns it. */
-    long awaitLeader() {
+    public long awaitLeader() {
+        return awaitLeader(STARTUP);
+    }
+
+    /** As {@link #awaitLeader()}, waiting at most {@code timeout}. */
+    public long awaitLeader(Duration timeout) {
         long[] leader = {0};
         Await.until(() -> {
             Optional<Long> agreed = Optional.empty();
@@ -262,18 +282,62 @@ final class TestCluster implements AutoCloseable {
             }
             leader[0] = agreed.orElse(0L);
             return leader[0] != 0 && running.containsKey(leader[0]) && status(leader[0]).getRole() == StatusResponse.Role.LEADER;
-        }, STARTUP, "the running nodes to agree on a running leader");
+        }, timeout, "the running nodes to agree on a running leader");
         return leader[0];
     }
 
     /** Waits until node {@code id} has applied everything the leader had committed when this was called. */
-    void awaitCaughtUp(long id) {
+    public void awaitCaughtUp(long id) {
         long target = status(awaitLeader()).getCommitIndex();
         Await.until(() -> status(id).getAppliedIndex() >= target, STARTUP, "node " + id + " to apply index " + target);
     }
 
+    /**
+     * Waits until node {@code id} has applied the commit index of the leader it names, read again
+     * on every poll, so that a leader change is followed.
+     */
+    public void awaitApplied(long id, Duration timeout) {
+        Await.until(() -> {
+            long leader = status(id).getLeaderId();
+            return leader != 0 && running.containsKey(leader)
+                    && status(id).getAppliedIndex() >= status(leader).getCommitIndex();
+        }, timeout, "node " + id + " to apply the leader's commit index");
+    }
+
+    /** The engine directory of running node {@code id}. */
+    public Path engineDir(long id) {
+        return server(id).config().engineDir();
+    }
+
+    /** Asks every running node for a checkpoint now (each flushes its engine and lets Raft purge its log). */
+    public void checkpointAll() {
+        for (long id : runningIds()) {
+            cluster(id).checkpoint(CheckpointRequest.getDefaultInstance());
+        }
+    }
+
+    /**
+     * Brings back stopped node {@code id} whose data directory was lost, as member-replace does:
+     * removes it, starts it empty to join on its old ports and adds it as a learner, which then
+     * catches up; {@link #promote} makes it a voter again.
+     */
+    public void replaceWipedNode(long id) {
+        Node n = nodes.get(id);
+        // Asked before the start: a joining node names no leader until it is added.
+        long leader = awaitLeader();
+        cluster(leader).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
+        startReplacedNode(id);
+        cluster(leader).memberAdd(MemberAddRequest.newBuilder().setId(id).setRaftAddress(n.raftAddress())
+                .setClientAddress(n.clientAddress()).build());
+    }
+
+    /** Makes learner {@code id} a voter. */
+    public void promote(long id) {
+        cluster(awaitLeader()).memberPromote(MemberPromoteRequest.newBuilder().setId(id).build());
+    }
+
     /** Everything node {@code id} holds, read locally (SERIALIZABLE): its own state, not the leader's. */
-    Map<String, String> localContents(long id) {
+    public Map<String, String> localContents(long id) {
         Map<String, String> seen = new TreeMap<>();
         RangeRequest all = RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("")).setRangeEnd(ByteString.copyFrom(new byte[] {0}))
                 .setConsistency(Consistency.SERIALIZABLE).build();
