@@ -1,8 +1,5 @@
 package dev.strata.it;
 
-import dev.strata.testkit.Await;
-import dev.strata.testkit.cluster.InProcessCluster;
-
 import com.google.protobuf.ByteString;
 import dev.strata.proto.v1.BatchOp;
 import dev.strata.proto.v1.BatchRequest;
@@ -20,6 +17,8 @@ import dev.strata.proto.v1.RequestOp;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
 import dev.strata.proto.v1.TxnRequest;
+import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;

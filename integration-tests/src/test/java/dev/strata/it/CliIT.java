@@ -1,11 +1,11 @@
 package dev.strata.it;
 
-import dev.strata.testkit.cluster.InProcessCluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.strata.cli.ExitCode;
 import dev.strata.cli.StrataCommand;
 import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

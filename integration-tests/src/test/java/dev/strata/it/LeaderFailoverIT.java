@@ -1,11 +1,10 @@
 package dev.strata.it;
 
-import dev.strata.testkit.Await;
-import dev.strata.testkit.cluster.InProcessCluster;
-
 import dev.strata.proto.v1.KeyValue;
 import dev.strata.proto.v1.RangeRequest;
 import dev.strata.proto.v1.RangeResponse;
+import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import org.junit.jupiter.api.AfterEach;

@@ -1,8 +1,5 @@
 package dev.strata.it;
 
-import dev.strata.testkit.Await;
-import dev.strata.testkit.cluster.InProcessCluster;
-
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.CheckpointResponse;
 import dev.strata.proto.v1.Member;
@@ -13,6 +10,8 @@ import dev.strata.proto.v1.MemberPromoteRequest;
 import dev.strata.proto.v1.MemberRemoveRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
+import dev.strata.testkit.Await;
+import dev.strata.testkit.cluster.InProcessCluster;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import org.junit.jupiter.api.AfterEach;
@@ -27,8 +26,8 @@ import java.util.concurrent.CompletableFuture;
 import static dev.strata.it.Kv.b;
 import static dev.strata.it.Kv.put;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** Membership through the Cluster service: add a learner, promote it, move leadership to it, remove a node. */
 class MembershipIT {

@@ -1,9 +1,8 @@
 package dev.strata.it;
 
+import dev.strata.proto.v1.StatusResponse;
 import dev.strata.testkit.Await;
 import dev.strata.testkit.cluster.InProcessCluster;
-
-import dev.strata.proto.v1.StatusResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package dev.strata.server;
 
+import dev.strata.engine.EngineStats;
 import dev.strata.proto.internal.v1.MemberDirectory;
 import dev.strata.server.config.ServerConfig;
 import dev.strata.server.grpc.ApiServer;
@@ -10,7 +11,6 @@ import dev.strata.server.metrics.HttpEndpoint;
 import dev.strata.server.metrics.RaftMetrics;
 import dev.strata.server.raft.RaftNode;
 import dev.strata.server.tls.ServerTls;
-import dev.strata.engine.EngineStats;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;

@@ -3,9 +3,9 @@ package dev.strata.engine;
 import dev.strata.engine.testing.Seeds;
 import dev.strata.engine.vlog.ValueLogId;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -3,8 +3,8 @@ package dev.strata.testkit;
 import io.grpc.Status;
 import org.junit.jupiter.api.Test;
 
-import java.net.ConnectException;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -8,9 +8,9 @@ import dev.strata.server.config.ConfigKeys;
 import dev.strata.server.config.ServerConfig;
 import dev.strata.testkit.FileTrees;
 import dev.strata.testkit.cluster.ProcessCluster;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,9 +1,9 @@
 package dev.strata.server.kv;
 
 import com.google.protobuf.MessageLite;
+import dev.strata.proto.internal.v1.Command;
 import dev.strata.proto.v1.BatchOp;
 import dev.strata.proto.v1.BatchRequest;
-import dev.strata.proto.internal.v1.Command;
 import dev.strata.proto.v1.Compare;
 import dev.strata.proto.v1.DeleteRequest;
 import dev.strata.proto.v1.GetRequest;

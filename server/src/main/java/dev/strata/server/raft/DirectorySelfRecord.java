@@ -2,7 +2,6 @@ package dev.strata.server.raft;
 
 import dev.strata.proto.internal.v1.Command;
 import dev.strata.proto.internal.v1.MemberRecord;
-
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;

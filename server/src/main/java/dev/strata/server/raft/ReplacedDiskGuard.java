@@ -3,7 +3,6 @@ package dev.strata.server.raft;
 import dev.strata.proto.internal.v1.MemberDirectory;
 import dev.strata.proto.internal.v1.MemberRecord;
 import dev.strata.proto.internal.v1.Query;
-
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.Message;

@@ -1,8 +1,5 @@
 package dev.strata.server.raft;
 
-import dev.strata.testkit.Await;
-import dev.strata.testkit.Ports;
-
 import com.google.protobuf.ByteString;
 import dev.strata.proto.internal.v1.Command;
 import dev.strata.proto.internal.v1.Query;
@@ -14,6 +11,8 @@ import dev.strata.server.config.ServerConfig;
 import dev.strata.server.kv.KvReader;
 import dev.strata.server.kv.Limits;
 import dev.strata.server.tls.ServerTls;
+import dev.strata.testkit.Await;
+import dev.strata.testkit.Ports;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.LifeCycle;

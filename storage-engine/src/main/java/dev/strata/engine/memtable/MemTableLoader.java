@@ -2,6 +2,7 @@ package dev.strata.engine.memtable;
 
 import dev.strata.engine.key.InternalKey;
 import dev.strata.engine.key.ValueType;
+
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.ArrayList;

@@ -3,7 +3,6 @@ package dev.strata.engine.version;
 import dev.strata.engine.key.InternalKey;
 import dev.strata.engine.key.Lookup;
 import dev.strata.engine.util.RefCount;
-
 import dev.strata.engine.vlog.ValueLogId;
 
 import java.util.ArrayList;
