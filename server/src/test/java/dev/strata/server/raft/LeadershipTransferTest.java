@@ -77,7 +77,10 @@ class LeadershipTransferTest {
                 assertThat(leader.division().getInfo().getLeaderId()).hasToString(Long.toString(target));
             } catch (IOException | RuntimeException e) {
                 assertThat(e).hasMessageContaining("TIMED_OUT");
-                Thread.sleep(500);
+                // The next attempt starts once every node names one leader again (a transfer
+                // that Ratis gave up on may still have moved leadership).
+                Await.until(() -> nodes.stream().map(n -> n.leader().map(Member::id).orElse(0L)).distinct().count() == 1
+                        && nodes.get(0).leader().isPresent(), WAIT, "every node to name one leader");
             }
         }
 
