@@ -8,7 +8,7 @@ import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.checkpoint.Delta;
 import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.engine.util.ByteReader;
-import dev.strata.engine.version.VersionSet;
+import dev.strata.engine.util.Directories;
 import dev.strata.engine.wal.LogReader;
 import dev.strata.engine.wal.LogWriter;
 import dev.strata.proto.internal.v1.ContentId;
@@ -124,9 +124,9 @@ public final class Backup {
             }
         }
         extra.write(tmp);
-        VersionSet.syncDirectory(tmp);
+        Directories.sync(tmp);
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-        VersionSet.syncDirectory(target.getParent());
+        Directories.sync(target.getParent());
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.engine.compaction.CompactionPicker;
 import dev.strata.engine.compress.CompressionPolicy;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.util.Directories;
 import dev.strata.engine.version.TableCache;
 import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.vlog.ValueLogs;
@@ -147,9 +148,9 @@ final class EngineCore {
 
     /** New files' directory entries must be durable before the manifest edit that names them. */
     void syncOutputDirectories() throws IOException {
-        VersionSet.syncDirectory(dir);
+        Directories.sync(dir);
         if (!valueLogs.directory().equals(dir)) {
-            VersionSet.syncDirectory(valueLogs.directory());
+            Directories.sync(valueLogs.directory());
         }
     }
 }

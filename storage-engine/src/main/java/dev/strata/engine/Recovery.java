@@ -2,6 +2,7 @@ package dev.strata.engine;
 
 import dev.strata.engine.iterator.InternalIterator;
 import dev.strata.engine.memtable.MemTable;
+import dev.strata.engine.util.Directories;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionEdit;
@@ -58,7 +59,7 @@ final class Recovery {
         long newWal = versions.newFileNumber();
         if (options.walMode() != WalMode.DISABLED) {
             core.wal = LogWriter.create(FileNames.wal(dir, newWal));
-            VersionSet.syncDirectory(dir);
+            Directories.sync(dir);
         }
         if (keep) {
             core.mem = recovered;

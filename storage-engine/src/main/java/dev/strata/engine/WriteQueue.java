@@ -3,6 +3,7 @@ package dev.strata.engine;
 import dev.strata.engine.compaction.CompactionPicker;
 import dev.strata.engine.memtable.MemTable;
 import dev.strata.engine.util.ByteSink;
+import dev.strata.engine.util.Directories;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.Version;
 import dev.strata.engine.version.VersionSet;
@@ -297,7 +298,7 @@ final class WriteQueue {
             try {
                 newWal = LogWriter.create(FileNames.wal(dir, newWalNumber));
                 if (options.walMode() == WalMode.SYNC) {
-                    VersionSet.syncDirectory(dir); // the new log's name must survive a crash too
+                    Directories.sync(dir); // the new log's name must survive a crash too
                 }
                 core.wal.close();
             } catch (IOException e) {

@@ -1,6 +1,7 @@
 package dev.strata.engine.checkpoint;
 
 import dev.strata.engine.EngineException;
+import dev.strata.engine.util.Directories;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.ValueLogFile;
 import dev.strata.engine.version.VersionEdit;
@@ -54,7 +55,7 @@ public final class CheckpointRestore {
         for (ValueLogFile v : m.valueLogs()) {
             place(from.resolve(v.metadata().id().fileName()), v.metadata().id().path(valueLogDir), move);
         }
-        VersionSet.syncDirectory(valueLogDir);
+        Directories.sync(valueLogDir);
         VersionSet.writeInitialManifest(dataDir, m.tables(), m.valueLogs(), m.sequence(), m.appliedMarker(), maxNumber + 1);
         return m;
     }

@@ -1,9 +1,9 @@
 package dev.strata.engine.checkpoint;
 
+import dev.strata.engine.util.Directories;
 import dev.strata.engine.version.FileNames;
-import dev.strata.engine.version.VersionEdit;
-import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.version.ValueLogFile;
+import dev.strata.engine.version.VersionEdit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,13 +128,13 @@ public final class Checkpoints {
             FileLinks.link(v.metadata().id().path(valueLogDir), logs.resolve(v.metadata().id().fileName()));
         }
         if (!logs.equals(tmp)) {
-            VersionSet.syncDirectory(logs);
+            Directories.sync(logs);
         }
         manifest.writeTo(tmp);
-        VersionSet.syncDirectory(tmp);
+        Directories.sync(tmp);
         Path published = root(dataDir).resolve(name);
         Files.move(tmp, published, StandardCopyOption.ATOMIC_MOVE);
-        VersionSet.syncDirectory(root(dataDir));
+        Directories.sync(root(dataDir));
         Checkpoint c = newCheckpoint(manifest);
         bySequence.put(manifest.sequence(), c);
         retireOld();

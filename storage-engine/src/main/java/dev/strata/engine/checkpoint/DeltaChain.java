@@ -2,9 +2,9 @@ package dev.strata.engine.checkpoint;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.util.ByteReader;
+import dev.strata.engine.util.Directories;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.VersionEdit;
-import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.vlog.ValueLogFileMetadata;
 import dev.strata.engine.wal.LogReader;
 import dev.strata.engine.wal.LogWriter;
@@ -114,9 +114,9 @@ public final class DeltaChain implements AutoCloseable {
         for (ValueLogFileMetadata m : valueLogs) {
             FileLinks.link(m.id().path(engineValueLogDir), valueLogDir.resolve(m.id().fileName()));
         }
-        VersionSet.syncDirectory(tableDir);
+        Directories.sync(tableDir);
         if (!valueLogDir.equals(tableDir)) {
-            VersionSet.syncDirectory(valueLogDir);
+            Directories.sync(valueLogDir);
         }
     }
 
@@ -234,7 +234,7 @@ public final class DeltaChain implements AutoCloseable {
         }
         fresh.sync();
         Files.move(tmp, tableDir.resolve(LOG_NAME), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        VersionSet.syncDirectory(tableDir);
+        Directories.sync(tableDir);
         if (log != null) {
             log.close();
         }

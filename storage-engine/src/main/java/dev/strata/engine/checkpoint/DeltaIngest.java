@@ -10,6 +10,7 @@ import dev.strata.engine.key.ValueType;
 import dev.strata.engine.sst.FilterStats;
 import dev.strata.engine.sst.TableBuilder;
 import dev.strata.engine.sst.TableReader;
+import dev.strata.engine.util.Directories;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.Version;
@@ -142,9 +143,9 @@ public final class DeltaIngest {
             release(versions, new Result(tables, logs, garbage, 0, null));
             throw e;
         }
-        VersionSet.syncDirectory(dataDir);
+        Directories.sync(dataDir);
         if (!valueLogDir.equals(dataDir)) {
-            VersionSet.syncDirectory(valueLogDir);
+            Directories.sync(valueLogDir);
         }
         Delta last = deltas.get(deltas.size() - 1);
         return new Result(tables, logs, garbage, last.toInclusive(), last.appliedMarker());

@@ -2,32 +2,17 @@ package dev.strata.engine.version;
 
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.EngineException;
-import dev.strata.engine.key.InternalKey;
-import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.vlog.ValueLogFileMetadata;
 import dev.strata.engine.vlog.ValueLogId;
-import dev.strata.engine.wal.LogReader;
 import dev.strata.engine.wal.LogWriter;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -49,7 +34,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe: {@link #logAndApply} is serialized; {@link #current} may be read anytime.
  */
 public final class VersionSet implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(VersionSet.class);
 
     private final Path dir;
     private final Path valueLogDir;
@@ -77,85 +61,6 @@ public final class VersionSet implements AutoCloseable {
         this.maxManifestSize = maxManifestSize;
     }
 
-    /** The state a manifest describes, rebuilt edit by edit. */
-    private static final class State {
-        final List<List<FileMetadata>> levels;
-        final SortedMap<ValueLogId, ValueLogFile> valueLogs;
-
-        State(List<List<FileMetadata>> levels, SortedMap<ValueLogId, ValueLogFile> valueLogs) {
-            this.levels = levels;
-            this.valueLogs = valueLogs;
-        }
-
-        static State empty(int numLevels) {
-            List<List<FileMetadata>> levels = new ArrayList<>(numLevels);
-            for (int i = 0; i < numLevels; i++) {
-                levels.add(new ArrayList<>());
-            }
-            return new State(levels, new TreeMap<>());
-        }
-
-        static State of(Version v) {
-            List<List<FileMetadata>> levels = new ArrayList<>(v.numLevels());
-            for (int l = 0; l < v.numLevels(); l++) {
-                levels.add(new ArrayList<>(v.files(l)));
-            }
-            return new State(levels, new TreeMap<>(v.valueLogs()));
-        }
-
-        /**
-         * Applies an edit; returns the value-log files it left with nothing live (already removed).
-         *
-         * @throws IllegalStateException when the edit does not fit the state
-         */
-        List<ValueLogId> apply(VersionEdit edit) {
-            for (VersionEdit.LevelFile d : edit.deletedFiles()) {
-                if (d.level() < 0 || d.level() >= levels.size()
-                        || !levels.get(d.level()).removeIf(f -> f.number() == d.number())) {
-                    throw new IllegalStateException("edit deletes table " + d.number() + " absent from L" + d.level());
-                }
-            }
-            for (VersionEdit.NewFile n : edit.newFiles()) {
-                if (n.level() < 0 || n.level() >= levels.size()) {
-                    throw new IllegalStateException("table at level " + n.level() + " of " + levels.size());
-                }
-                levels.get(n.level()).add(n.file());
-            }
-            for (ValueLogFileMetadata m : edit.newValueLogs()) {
-                valueLogs.put(m.id(), new ValueLogFile(m, 0));
-            }
-            List<ValueLogId> emptied = new ArrayList<>();
-            for (VersionEdit.Garbage g : edit.valueLogGarbage()) {
-                ValueLogFile f = valueLogs.get(g.file());
-                if (f == null) {
-                    throw new IllegalStateException("garbage for value log " + g.file() + " which is not live");
-                }
-                ValueLogFile updated = f.plusGarbage(g.bytes());
-                if (updated.garbageBytes() > updated.metadata().recordBytes()) {
-                    throw new IllegalStateException("value log " + g.file() + " would hold " + updated.garbageBytes()
-                            + " garbage bytes of " + updated.metadata().recordBytes());
-                }
-                valueLogs.put(g.file(), updated);
-            }
-            for (ValueLogId id : edit.deletedValueLogs()) {
-                if (valueLogs.remove(id) == null) {
-                    throw new IllegalStateException("edit deletes value log " + id + " which is not live");
-                }
-            }
-            for (ValueLogFile f : List.copyOf(valueLogs.values())) {
-                if (f.garbageBytes() == f.metadata().recordBytes()) {
-                    valueLogs.remove(f.metadata().id());
-                    emptied.add(f.metadata().id());
-                }
-            }
-            levels.get(0).sort(Version.NEWEST_FIRST);
-            for (int l = 1; l < levels.size(); l++) {
-                levels.get(l).sort(Version.BY_SMALLEST_KEY);
-            }
-            return emptied;
-        }
-    }
-
     /**
      * Opens the tree in {@code dir}: replays the manifest named by {@code CURRENT}, or creates an
      * empty tree (with a new origin id) when the directory holds no engine files; then starts a
@@ -166,18 +71,24 @@ public final class VersionSet implements AutoCloseable {
      */
     public static VersionSet open(Path dir, Path valueLogDir, int numLevels, long maxManifestSize) throws IOException {
         VersionSet vs = new VersionSet(dir, valueLogDir, numLevels, maxManifestSize);
-        Path currentFile = dir.resolve(FileNames.CURRENT);
-        State state;
-        if (Files.exists(currentFile)) {
-            state = vs.recover(currentFile);
+        VersionBuilder files;
+        if (Files.exists(dir.resolve(FileNames.CURRENT))) {
+            ManifestReplay replay = ManifestReplay.of(dir, valueLogDir, numLevels);
+            files = replay.files;
+            vs.manifestNumber = replay.manifestNumber;
+            vs.nextFileNumber = replay.nextFileNumber;
+            vs.logNumber = replay.logNumber;
+            vs.lastSequence = replay.lastSequence;
+            vs.appliedMarker = replay.appliedMarker;
+            vs.origin = replay.origin;
         } else {
             vs.refuseWithoutCurrent();
-            state = State.empty(numLevels);
+            files = VersionBuilder.empty(numLevels);
             vs.nextFileNumber = 1;
             vs.origin = newOrigin();
         }
         vs.skipNumbersInUse();
-        vs.install(vs.newVersion(state));
+        vs.install(vs.newVersion(files));
         vs.writeNewManifest();
         return vs;
     }
@@ -227,101 +138,8 @@ public final class VersionSet implements AutoCloseable {
         }
     }
 
-    private State recover(Path currentFile) throws IOException {
-        String name = Files.readString(currentFile, StandardCharsets.UTF_8);
-        FileNames.Parsed parsed = name.endsWith("\n") ? FileNames.parse(name.substring(0, name.length() - 1)) : null;
-        if (parsed == null || parsed.kind() != FileNames.Kind.MANIFEST) {
-            throw new CorruptionException(currentFile, 0, "CURRENT does not name a manifest: '" + name.strip() + "'");
-        }
-        Path manifestPath = FileNames.manifest(dir, parsed.number());
-        State state = State.empty(numLevels);
-        boolean sawNextFile = false;
-        try (LogReader reader = new LogReader(manifestPath)) {
-            long recordStart = 0;
-            for (byte[] record; (record = reader.next()) != null; recordStart = reader.validLength()) {
-                VersionEdit edit;
-                try {
-                    edit = VersionEdit.decode(record);
-                    state.apply(edit);
-                } catch (ByteReader.MalformedException e) {
-                    throw new CorruptionException(manifestPath, recordStart, "version edit malformed: " + e.getMessage());
-                } catch (IllegalStateException e) {
-                    throw new CorruptionException(manifestPath, recordStart, "version edit does not apply: " + e.getMessage());
-                }
-                if (edit.logNumber() != null) {
-                    logNumber = edit.logNumber();
-                }
-                if (edit.nextFileNumber() != null) {
-                    nextFileNumber = edit.nextFileNumber();
-                    sawNextFile = true;
-                }
-                if (edit.lastSequence() != null) {
-                    lastSequence = edit.lastSequence();
-                }
-                if (edit.appliedMarker() != null) {
-                    appliedMarker = edit.appliedMarker();
-                }
-                if (edit.origin() != null) {
-                    origin = edit.origin();
-                }
-            }
-            if (reader.tornTail()) {
-                LOG.warn("manifest {} has a torn tail at offset {} ({}); the edit being written at the crash is ignored",
-                        manifestPath, reader.validLength(), reader.tornTailReason());
-            }
-        } catch (NoSuchFileException e) {
-            throw new CorruptionException(manifestPath, 0, "the manifest CURRENT names does not exist");
-        }
-        if (!sawNextFile) {
-            throw new CorruptionException(manifestPath, 0, "manifest has no next-file-number record");
-        }
-        if (origin == 0) {
-            throw new CorruptionException(manifestPath, 0, "manifest has no origin id");
-        }
-        manifestNumber = parsed.number();
-        nextFileNumber = Math.max(nextFileNumber, manifestNumber + 1);
-        checkConsistency(state.levels, manifestPath);
-        checkFilesPresent(state);
-        return state;
-    }
-
-    /** Files of L1 and deeper must not overlap: a violation means the tree would return wrong data. */
-    private static void checkConsistency(List<List<FileMetadata>> levels, Path source) {
-        for (int l = 1; l < levels.size(); l++) {
-            List<FileMetadata> files = levels.get(l);
-            for (int i = 1; i < files.size(); i++) {
-                if (InternalKey.compareUserKeys(files.get(i - 1).largest(), files.get(i).smallest()) >= 0) {
-                    throw new CorruptionException(source, 0, "files " + files.get(i - 1) + " and " + files.get(i)
-                            + " overlap in L" + l);
-                }
-            }
-        }
-    }
-
-    /** Every file the manifest lists must exist at its recorded size, or reads would fail later and further from the cause. */
-    private void checkFilesPresent(State state) throws IOException {
-        for (List<FileMetadata> level : state.levels) {
-            for (FileMetadata f : level) {
-                checkSize(FileNames.table(dir, f.number()), f.fileSize(), "table");
-            }
-        }
-        for (ValueLogFile f : state.valueLogs.values()) {
-            checkSize(f.metadata().id().path(valueLogDir), f.metadata().fileSize(), "value log");
-        }
-    }
-
-    private static void checkSize(Path p, long expected, String kind) throws IOException {
-        if (!Files.exists(p)) {
-            throw new CorruptionException(p, 0, kind + " listed in the manifest is missing");
-        }
-        long size = Files.size(p);
-        if (size != expected) {
-            throw new CorruptionException(p, Math.min(size, expected), kind + " is " + size + " bytes, the manifest says " + expected);
-        }
-    }
-
-    private Version newVersion(State state) {
-        return new Version(state.levels, state.valueLogs, released -> {
+    private Version newVersion(VersionBuilder files) {
+        return new Version(files.levels, files.valueLogs, released -> {
             live.remove(released);
             onVersionReleased.run();
         });
@@ -465,9 +283,9 @@ public final class VersionSet implements AutoCloseable {
      *         and the next call starts a new manifest
      */
     public synchronized void logAndApply(VersionEdit edit) {
-        State state = State.of(current);
-        List<ValueLogId> emptied = state.apply(edit);
-        checkConsistency(state.levels, FileNames.manifest(dir, manifestNumber));
+        VersionBuilder files = VersionBuilder.of(current);
+        List<ValueLogId> emptied = files.apply(edit);
+        files.checkConsistency(FileNames.manifest(dir, manifestNumber));
 
         VersionEdit.Builder logged = VersionEdit.builder().nextFileNumber(nextFileNumber);
         if (edit.logNumber() != null) {
@@ -488,7 +306,7 @@ public final class VersionSet implements AutoCloseable {
         try {
             if (manifest == null || manifest.size() >= maxManifestSize) {
                 applyScalars(edit);
-                writeNewManifest(state);
+                writeNewManifest(files);
             } else {
                 manifest.addRecord(logged.build().encode());
                 manifest.sync();
@@ -498,7 +316,7 @@ public final class VersionSet implements AutoCloseable {
             closeManifestQuietly(e);
             throw EngineException.io("writing manifest " + FileNames.manifest(dir, manifestNumber), e);
         }
-        install(newVersion(state));
+        install(newVersion(files));
         edit.newFiles().forEach(n -> pendingOutputs.remove(n.file().number()));
         for (ValueLogFileMetadata m : edit.newValueLogs()) {
             // A value log from another database (ingested) carries that database's number, which
@@ -535,28 +353,18 @@ public final class VersionSet implements AutoCloseable {
     }
 
     private void writeNewManifest() throws IOException {
-        writeNewManifest(State.of(current));
+        writeNewManifest(VersionBuilder.of(current));
     }
 
     /** Writes a manifest holding the whole state as one edit and points CURRENT at it. */
-    private void writeNewManifest(State state) throws IOException {
+    private void writeNewManifest(VersionBuilder files) throws IOException {
         long number = nextFileNumber++;
         VersionEdit.Builder snapshot = VersionEdit.builder().nextFileNumber(nextFileNumber).logNumber(logNumber)
                 .lastSequence(lastSequence).origin(origin);
         if (appliedMarker != null) {
             snapshot.appliedMarker(appliedMarker);
         }
-        for (int l = 0; l < state.levels.size(); l++) {
-            for (FileMetadata f : state.levels.get(l)) {
-                snapshot.addFile(l, f);
-            }
-        }
-        for (Map.Entry<ValueLogId, ValueLogFile> e : state.valueLogs.entrySet()) {
-            snapshot.addValueLog(e.getValue().metadata());
-            if (e.getValue().garbageBytes() > 0) {
-                snapshot.addGarbage(e.getKey(), e.getValue().garbageBytes());
-            }
-        }
+        files.addAllTo(snapshot);
         Path path = FileNames.manifest(dir, number);
         LogWriter writer = LogWriter.create(path);
         try {
@@ -601,30 +409,11 @@ public final class VersionSet implements AutoCloseable {
             w.addRecord(edit.build().encode());
             w.sync();
         }
-        publishCurrent(dir, manifestNumber, manifestNumber + 1);
+        CurrentFile.publish(dir, manifestNumber, manifestNumber + 1);
     }
 
     private void setCurrent(long manifest) throws IOException {
-        publishCurrent(dir, manifest, newFileNumber());
-    }
-
-    /** Points CURRENT at a manifest: write a temporary file, fsync, rename, fsync the directory. */
-    private static void publishCurrent(Path dir, long manifest, long tempNumber) throws IOException {
-        Path tmp = FileNames.temp(dir, tempNumber);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap((FileNames.manifest(dir, manifest).getFileName() + "\n")
-                    .getBytes(StandardCharsets.UTF_8)));
-            ch.force(true);
-        }
-        Files.move(tmp, dir.resolve(FileNames.CURRENT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        syncDirectory(dir);
-    }
-
-    /** Makes renames and creations in {@code dir} durable. */
-    public static void syncDirectory(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
+        CurrentFile.publish(dir, manifest, newFileNumber());
     }
 
     @Override
