@@ -10,6 +10,7 @@ import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.server.config.ConfigKey;
 import dev.strata.server.config.ConfigKeys;
+import dev.strata.testkit.cluster.Digest;
 import dev.strata.testkit.cluster.ProcessCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -374,7 +375,7 @@ final class RecoveryCommand implements Callable<Integer> {
 
     /** Whether every node holds the same keys, values and revisions (each read locally). */
     static boolean replicasIdentical(ProcessCluster cluster) {
-        List<ProcessCluster.Digest> digests = cluster.memberIds().stream().map(cluster::digest).toList();
+        List<Digest> digests = cluster.memberIds().stream().map(cluster::digest).toList();
         return digests.stream().distinct().count() == 1;
     }
 

@@ -15,7 +15,7 @@ public final class MembershipChange implements Nemesis {
 
     @Override
     public Injection inject(FaultContext c) {
-        long added = c.cluster().addNode(FaultContext.PATIENCE);
+        long added = c.cluster().membership().addNode(FaultContext.PATIENCE);
         return Injection.of("add node " + added + " as a learner and promote it");
     }
 
@@ -24,7 +24,7 @@ public final class MembershipChange implements Nemesis {
         long leader = c.leader();
         List<Long> followers = c.cluster().memberIds().stream().filter(id -> id != leader).toList();
         long removed = followers.get(c.random().nextInt(followers.size()));
-        c.cluster().removeNode(removed, FaultContext.PATIENCE);
+        c.cluster().membership().removeNode(removed, FaultContext.PATIENCE);
         return "remove node " + removed;
     }
 }

@@ -26,10 +26,10 @@ public final class Wipe implements Nemesis {
     @Override
     public String heal(FaultContext c) {
         if (c.random().nextBoolean()) {
-            c.cluster().replaceWipedNodeStartedFirst(victim, FaultContext.PATIENCE);
+            c.cluster().membership().replaceWipedNodeStartedFirst(victim, FaultContext.PATIENCE);
             return "start node " + victim + " empty to join (it waits), remove it, add it again (learner, caught up, promoted)";
         }
-        c.cluster().replaceWipedNode(victim, FaultContext.PATIENCE);
+        c.cluster().membership().replaceWipedNode(victim, FaultContext.PATIENCE);
         return "remove node " + victim + ", then add it again empty (learner, caught up, promoted)";
     }
 }

@@ -20,18 +20,18 @@ public final class WipeAskingGonePeers implements Nemesis {
     @Override
     public Injection inject(FaultContext c) {
         victim = c.follower();
-        c.cluster().awaitRecordedInDirectory(victim, FaultContext.PATIENCE);
+        c.cluster().membership().awaitRecordedInDirectory(victim, FaultContext.PATIENCE);
         c.cluster().kill9(victim);
         c.cluster().wipe(victim);
-        c.cluster().startToJoinAskingGonePeersExpectingWait(victim, FaultContext.PATIENCE);
+        c.cluster().membership().startToJoinAskingGonePeersExpectingWait(victim, FaultContext.PATIENCE);
         return Injection.of("kill -9 node " + victim + ", wipe its data directory, start it to join asking only a member that is gone: it waits");
     }
 
     @Override
     public String heal(FaultContext c) {
         c.cluster().kill9(victim);
-        c.cluster().startInPlaceExpectingHoldBack(victim, FaultContext.PATIENCE);
-        c.cluster().replaceHeldBackNode(victim, FaultContext.PATIENCE);
+        c.cluster().membership().startInPlaceExpectingHoldBack(victim, FaultContext.PATIENCE);
+        c.cluster().membership().replaceHeldBackNode(victim, FaultContext.PATIENCE);
         return "restart node " + victim + " with the current members (it holds back), remove it, add it again";
     }
 }

@@ -19,7 +19,7 @@ public final class WipeDuringCatchUp implements Nemesis {
         victim = c.follower();
         c.cluster().kill9(victim);
         c.cluster().wipe(victim);
-        c.cluster().addWipedNodeAsLearner(victim, FaultContext.PATIENCE);
+        c.cluster().membership().addWipedNodeAsLearner(victim, FaultContext.PATIENCE);
         try {
             Thread.sleep(c.random().nextInt(1500));
         } catch (InterruptedException e) {
@@ -32,7 +32,7 @@ public final class WipeDuringCatchUp implements Nemesis {
 
     @Override
     public String heal(FaultContext c) {
-        c.cluster().restartWipedLearner(victim, FaultContext.PATIENCE);
+        c.cluster().membership().restartWipedLearner(victim, FaultContext.PATIENCE);
         return "start learner " + victim + " again to join, caught up, promoted";
     }
 }

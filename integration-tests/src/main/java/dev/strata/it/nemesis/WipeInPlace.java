@@ -18,16 +18,16 @@ public final class WipeInPlace implements Nemesis {
     @Override
     public Injection inject(FaultContext c) {
         victim = c.follower();
-        c.cluster().awaitRecordedInDirectory(victim, FaultContext.PATIENCE);
+        c.cluster().membership().awaitRecordedInDirectory(victim, FaultContext.PATIENCE);
         c.cluster().kill9(victim);
         c.cluster().wipe(victim);
-        c.cluster().startInPlaceExpectingHoldBack(victim, FaultContext.PATIENCE);
+        c.cluster().membership().startInPlaceExpectingHoldBack(victim, FaultContext.PATIENCE);
         return Injection.of("kill -9 node " + victim + ", wipe its data directory, start it in place: it waits");
     }
 
     @Override
     public String heal(FaultContext c) {
-        c.cluster().replaceHeldBackNode(victim, FaultContext.PATIENCE);
+        c.cluster().membership().replaceHeldBackNode(victim, FaultContext.PATIENCE);
         return "remove node " + victim + ", which then starts as a new member; add it again (learner, caught up, promoted)";
     }
 }

@@ -1,6 +1,6 @@
 package dev.strata.it.torture;
 
-import dev.strata.testkit.cluster.ProcessCluster;
+import dev.strata.testkit.cluster.Digest;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -26,7 +26,7 @@ public record RunResult(
         boolean serializableReadsValid,
         String serializableReport,
         long lostWrites,
-        Map<Long, ProcessCluster.Digest> digests,
+        Map<Long, Digest> digests,
         List<String> problems,
         long maxUnavailableMillis,
         Path history) {

@@ -19,6 +19,7 @@ import dev.strata.it.nemesis.Nemesis;
 import dev.strata.it.workload.Payloads;
 import dev.strata.it.workload.Recorder;
 import dev.strata.it.workload.Workload;
+import dev.strata.testkit.cluster.Digest;
 import dev.strata.testkit.cluster.ProcessCluster;
 
 import java.io.IOException;
@@ -111,7 +112,7 @@ public final class TortureRun {
         }
         List<Operation> history = recorder.history();
         long lost = lostLedgerWrites(history, prefix, problems);
-        Map<Long, ProcessCluster.Digest> digests = convergedDigests(problems);
+        Map<Long, Digest> digests = convergedDigests(problems);
 
         var linearizable = LinearizabilityChecker.check(history);
         var serializable = SerializableReadChecker.check(history);
@@ -219,8 +220,8 @@ public final class TortureRun {
     }
 
     /** Every running member's digest, once they agree (they may still be applying the last entries). */
-    private Map<Long, ProcessCluster.Digest> convergedDigests(List<String> problems) {
-        Map<Long, ProcessCluster.Digest> digests = new HashMap<>();
+    private Map<Long, Digest> convergedDigests(List<String> problems) {
+        Map<Long, Digest> digests = new HashMap<>();
         for (int attempt = 0; attempt < 3; attempt++) {
             digests.clear();
             try {

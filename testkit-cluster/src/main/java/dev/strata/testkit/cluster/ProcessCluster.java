@@ -1,16 +1,7 @@
 package dev.strata.testkit.cluster;
 
-import com.google.protobuf.ByteString;
 import dev.strata.proto.v1.ClusterGrpc;
-import dev.strata.proto.v1.Consistency;
-import dev.strata.proto.v1.KVGrpc;
-import dev.strata.proto.v1.KeyValue;
-import dev.strata.proto.v1.MemberAddRequest;
 import dev.strata.proto.v1.MemberListRequest;
-import dev.strata.proto.v1.MemberPromoteRequest;
-import dev.strata.proto.v1.MemberRemoveRequest;
-import dev.strata.proto.v1.RangeRequest;
-import dev.strata.proto.v1.RangeResponse;
 import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.proto.v1.TransferLeaderRequest;
@@ -24,15 +15,11 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,8 +43,6 @@ public final class ProcessCluster implements AutoCloseable {
     /** How long an admin call (status, membership) may take; the harness polls, so short is fine. */
     private static final Duration CALL = Duration.ofSeconds(5);
     private static final Duration MEMBERSHIP_CALL = Duration.ofSeconds(60);
-    /** The id of a member no cluster here ever has: a stale command line's only peer. */
-    private static final long GONE_MEMBER = 999;
 
     /** Small buffers and frequent checkpoints so log purging and checkpoint catch-up happen within short runs. */
     private static final Map<String, String> DEFAULTS = Map.of(
@@ -89,15 +74,16 @@ public final class ProcessCluster implements AutoCloseable {
     private final List<String> jvmOptions;
     private final Network network = new Network();
     private final Map<Long, Node> initial = new ConcurrentSkipListMap<>();
-    private final Map<Long, Node> members = new ConcurrentSkipListMap<>();
+    final Map<Long, Node> members = new ConcurrentSkipListMap<>();
     private final Map<Long, NodeProcess> processes = new ConcurrentHashMap<>();
     private final Map<Long, FaultProxy> proxies = new ConcurrentHashMap<>();
     private final Map<Long, ManagedChannel> channels = new ConcurrentHashMap<>();
     /** Wiped nodes started before their removal, waiting for it: running, but neither voting nor serving. */
-    private final Set<Long> heldBack = ConcurrentHashMap.newKeySet();
+    final Set<Long> heldBack = ConcurrentHashMap.newKeySet();
     /** Settings for a node's next start only, over everything else. */
-    private final Map<Long, Map<String, String>> nextStartSettings = new ConcurrentHashMap<>();
-    private long nextId;
+    final Map<Long, Map<String, String>> nextStartSettings = new ConcurrentHashMap<>();
+    long nextId;
+    private final ClusterMembership membership = new ClusterMembership(this);
 
     private ProcessCluster(Path dir, Map<String, String> overrides, List<String> jvmOptions) {
         this.dir = dir;
@@ -298,12 +284,12 @@ public final class ProcessCluster implements AutoCloseable {
         }
     }
 
-    private ClusterGrpc.ClusterBlockingStub admin(long id) {
+    ClusterGrpc.ClusterBlockingStub admin(long id) {
         return ClusterGrpc.newBlockingStub(channel(id)).withDeadlineAfter(CALL.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** For membership changes, which wait for the new configuration to commit (and a learner to catch up). */
-    private ClusterGrpc.ClusterBlockingStub membership(long id) {
+    ClusterGrpc.ClusterBlockingStub membershipCall(long id) {
         return ClusterGrpc.newBlockingStub(channel(id)).withDeadlineAfter(MEMBERSHIP_CALL.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -388,7 +374,7 @@ public final class ProcessCluster implements AutoCloseable {
      * Waits until node {@code id} alone has applied what the leader has committed now. Unlike
      * {@link #awaitCaughtUp(Duration)}, a member that a partition cuts off does not hold it up.
      */
-    private void awaitCaughtUp(long id, Duration timeout) {
+    void awaitCaughtUp(long id, Duration timeout) {
         long leader = awaitLeader(timeout);
         long target = status(leader).orElseThrow(() -> new IllegalStateException("leader " + leader + " stopped answering"))
                 .getCommitIndex();
@@ -401,279 +387,19 @@ public final class ProcessCluster implements AutoCloseable {
     }
 
     /**
-     * A digest of everything node {@code id} holds, read locally (SERIALIZABLE): keys, values and
-     * their revisions. Nodes that applied the same log have the same digest.
+     * A digest of everything node {@code id} holds, read locally (SERIALIZABLE): nodes that
+     * applied the same log have the same digest.
      */
     public Digest digest(long id) {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-        KVGrpc.KVBlockingStub kv = KVGrpc.newBlockingStub(channel(id));
-        RangeRequest all = RangeRequest.newBuilder().setKey(ByteString.EMPTY).setRangeEnd(ByteString.copyFrom(new byte[] {0}))
-                .setConsistency(Consistency.SERIALIZABLE).build();
-        long count = 0;
-        ByteString token = ByteString.EMPTY;
-        do {
-            RangeResponse page = kv.withDeadlineAfter(30, TimeUnit.SECONDS).range(all.toBuilder().setPageToken(token).build());
-            for (KeyValue e : page.getKvsList()) {
-                sha.update(ByteBuffer.allocate(4).putInt(e.getKey().size()).array());
-                sha.update(e.getKey().asReadOnlyByteBuffer());
-                sha.update(ByteBuffer.allocate(4).putInt(e.getValue().size()).array());
-                sha.update(e.getValue().asReadOnlyByteBuffer());
-                sha.update(ByteBuffer.allocate(24).putLong(e.getCreateRevision()).putLong(e.getModRevision())
-                        .putLong(e.getVersion()).array());
-                count++;
-            }
-            token = page.getNextPageToken();
-        } while (!token.isEmpty());
-        return new Digest(HexFormat.of().formatHex(sha.digest()), count);
+        return Digest.read(channel(id));
     }
 
-    /** A node's contents summarized: SHA-256 of the full scan and the number of keys. */
-    public record Digest(String sha256, long keys) {}
-
-    // ---- Membership ----------------------------------------------------------------------
-
-    /**
-     * Starts a new node in join mode, adds it as a learner, waits until it caught up, and promotes
-     * it; returns its id.
-     */
-    public long addNode(Duration timeout) {
-        long id = nextId++;
-        Node n = new Node(id, Ports.free(), Ports.free(), Ports.free(), true);
-        members.put(id, n);
-        try {
-            startNode(id);
-            join(n, timeout);
-            return id;
-        } catch (RuntimeException e) {
-            boolean member;
-            try {
-                member = configured(id).isPresent();
-            } catch (RuntimeException unknown) {
-                // No leader to ask whether the add went through. Stopping the node either way is
-                // safe for the checks: an added member that is down is a node the cluster
-                // tolerates losing, while a running non-member would be expected to hold data it
-                // never received.
-                e.addSuppressed(unknown);
-                member = false;
-            }
-            if (!member) {
-                // Not a member: the cluster goes on without it.
-                kill9(id);
-                members.remove(id);
-                closeProxy(id);
-            }
-            throw e;
-        }
+    /** Membership changes: adding, removing and replacing nodes through the cluster's admin API. */
+    public ClusterMembership membership() {
+        return membership;
     }
 
-    /**
-     * Brings back a stopped node whose data directory is gone, as an operator replaces a disk:
-     * remove the member, then add it again, empty, through join, learner and promotion. (Started
-     * in place as a voter it would break Raft's assumption that a node keeps what it
-     * acknowledged; the node holds back, see {@link #startInPlaceExpectingHoldBack}.)
-     */
-    public void replaceWipedNode(long id, Duration timeout) {
-        if (running(id)) {
-            throw new IllegalStateException("node " + id + " must be stopped to be replaced");
-        }
-        removeFromConfiguration(id, timeout);
-        join(startJoining(id), timeout);
-    }
-
-    /**
-     * Replaces a wiped node as {@link #replaceWipedNode} does, but starts it in join mode first,
-     * while the cluster still lists it as a voter, as an operator may: it must wait until it has
-     * been removed before it starts, then it is added and promoted.
-     */
-    public void replaceWipedNodeStartedFirst(long id, Duration timeout) {
-        if (running(id)) {
-            throw new IllegalStateException("node " + id + " must be stopped to be replaced");
-        }
-        heldBack.add(id);
-        Node fresh;
-        try {
-            fresh = startJoining(id);
-            removeFromConfiguration(id, timeout);
-        } finally {
-            heldBack.remove(id);
-        }
-        join(fresh, timeout);
-    }
-
-    /**
-     * Starts stopped node {@code id}, whose data directory was wiped, in place as the voter it
-     * was, and checks that it holds back: within {@code timeout} its log says it waits, neither
-     * voting nor serving, and its client port does not answer. Throws otherwise, after killing it.
-     */
-    public void startInPlaceExpectingHoldBack(long id, Duration timeout) {
-        // Either refusal: started as a voter, or (a node that joined once) to join while still listed.
-        startExpectingWait(id, "so it waits", "wiped and started in place", timeout);
-    }
-
-    /**
-     * Starts stopped node {@code id}, whose data directory was wiped, to join with a command line
-     * naming only a member that is gone (an id no cluster has, on a port nothing listens on), as
-     * one written before the membership changed would; checks that within {@code timeout} its log
-     * says no peer answers and it waits, and that its client port does not answer. Throws
-     * otherwise, after killing it. The node stays held back until it is killed.
-     */
-    public void startToJoinAskingGonePeersExpectingWait(long id, Duration timeout) {
-        nextStartSettings.put(id, Map.of("strata.cluster.join", "true",
-                "strata.cluster.peers", GONE_MEMBER + "=127.0.0.1:" + Ports.free() + ":" + Ports.free()));
-        try {
-            startExpectingWait(id, "none of its peers", "wiped and started to join asking only a member that is gone", timeout);
-        } finally {
-            nextStartSettings.remove(id);
-        }
-    }
-
-    /** Starts node {@code id} held back and waits for its log to say {@code logSays} while its client port stays shut. */
-    private void startExpectingWait(long id, String logSays, String how, Duration timeout) {
-        long logBefore = log(id).toFile().length();
-        heldBack.add(id);
-        try {
-            startNode(id);
-            await(() -> logSince(id, logBefore).contains(logSays), timeout, "node " + id + ", " + how + ", to say it waits");
-            if (status(id).isPresent()) {
-                throw new IllegalStateException("node " + id + ", " + how + ", serves although it waits");
-            }
-        } catch (RuntimeException e) {
-            kill9(id);
-            heldBack.remove(id);
-            throw e;
-        }
-    }
-
-    /** Removes node {@code id}, held back after a wipe, and walks it into the voters again. */
-    public void replaceHeldBackNode(long id, Duration timeout) {
-        removeFromConfiguration(id, timeout);
-        heldBack.remove(id);
-        join(members.get(id), timeout);
-    }
-
-    private String logSince(long id, long offset) {
-        try (var in = Files.newInputStream(log(id))) {
-            in.skipNBytes(Math.min(offset, Files.size(log(id))));
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + log(id), e);
-        }
-    }
-
-    /**
-     * The first half of a replacement: removes stopped, wiped node {@code id}, starts it to join
-     * and adds it as a learner, and returns while it catches up.
-     */
-    public void addWipedNodeAsLearner(long id, Duration timeout) {
-        removeFromConfiguration(id, timeout);
-        Node n = startJoining(id);
-        await(() -> status(id).isPresent(), timeout, "node " + id + " to start");
-        await(() -> {
-            if (configured(id).isEmpty()) {
-                membership(awaitLeader(timeout)).memberAdd(MemberAddRequest.newBuilder().setId(id)
-                        .setRaftAddress(n.advertisedRaftAddress()).setClientAddress(n.clientAddress()).build());
-            }
-            return configured(id).isPresent();
-        }, timeout, "node " + id + " to be added as a learner");
-    }
-
-    /** Starts learner {@code id}, stopped and wiped while it caught up, again to join; waits until it is promoted. */
-    public void restartWipedLearner(long id, Duration timeout) {
-        Node n = members.get(id);
-        startNode(id);
-        join(n, timeout);
-    }
-
-    /**
-     * Waits until the log of node {@code id} says the replicated member directory records it, so
-     * a start on a wiped disk would be held back (a node records itself about a second after it
-     * first runs with a leader).
-     */
-    public void awaitRecordedInDirectory(long id, Duration timeout) {
-        await(() -> logContains(id, "the member directory records node " + id), timeout,
-                "node " + id + " to be recorded in the member directory");
-    }
-
-    private boolean logContains(long id, String text) {
-        try {
-            return Files.exists(log(id)) && Files.readString(log(id), java.nio.charset.StandardCharsets.ISO_8859_1).contains(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + log(id), e);
-        }
-    }
-
-    private void removeFromConfiguration(long id, Duration timeout) {
-        await(() -> {
-            if (configured(id).isPresent()) {
-                long leader = awaitLeader(timeout);
-                LOG.info("removing node {} through leader {}", id, leader);
-                membership(leader).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
-            }
-            return configured(id).isEmpty();
-        }, timeout, "node " + id + " to leave the configuration");
-    }
-
-    /** Starts node {@code id} afresh in join mode on its old ports. */
-    private Node startJoining(long id) {
-        Node old = members.get(id);
-        Node fresh = new Node(id, old.clientPort(), old.raftPort(), old.proxyPort(), true);
-        members.put(id, fresh);
-        startNode(id);
-        return fresh;
-    }
-
-    /**
-     * Walks started node {@code n} (join mode) into the voters. A membership call that
-     * times out may still complete (Ratis goes on with it), and a promotion that fails halfway
-     * leaves the node out of the configuration (see {@code RaftNode.promote}), so each step
-     * looks at the configuration and does what is left.
-     */
-    private void join(Node n, Duration timeout) {
-        long id = n.id();
-        await(() -> status(id).isPresent(), timeout, "node " + id + " to start");
-        await(() -> {
-            Optional<dev.strata.proto.v1.Member> m = configured(id);
-            if (m.isEmpty()) {
-                membership(awaitLeader(timeout)).memberAdd(MemberAddRequest.newBuilder().setId(id)
-                        .setRaftAddress(n.advertisedRaftAddress()).setClientAddress(n.clientAddress()).build());
-            } else if (m.get().getIsLearner()) {
-                awaitCaughtUp(id, timeout);
-                membership(awaitLeader(timeout)).memberPromote(MemberPromoteRequest.newBuilder().setId(id).build());
-            } else {
-                return true;
-            }
-            return false;
-        }, timeout, "node " + id + " to be added, caught up and promoted");
-    }
-
-    /** Node {@code id} as the leader's configuration lists it, if it does. */
-    private Optional<dev.strata.proto.v1.Member> configured(long id) {
-        long leader = awaitLeader(Duration.ofSeconds(30));
-        return admin(leader).memberList(MemberListRequest.getDefaultInstance()).getMembersList().stream()
-                .filter(m -> m.getId() == id).findFirst();
-    }
-
-    /** Removes node {@code id} from the configuration, then stops its process. */
-    public void removeNode(long id, Duration timeout) {
-        await(() -> {
-            if (configured(id).isPresent()) {
-                long leader = awaitLeader(timeout);
-                LOG.info("removing node {} through leader {}", id, leader);
-                membership(leader).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
-            }
-            return configured(id).isEmpty();
-        }, timeout, "node " + id + " to leave the configuration");
-        terminate(id);
-        members.remove(id);
-        closeProxy(id);
-    }
-
-    private void closeProxy(long id) {
+    void closeProxy(long id) {
         FaultProxy proxy = proxies.remove(id);
         if (proxy != null) {
             proxy.close();
@@ -683,7 +409,7 @@ public final class ProcessCluster implements AutoCloseable {
     /** Asks the leader to hand leadership to {@code target}. */
     public void transferLeader(long target) {
         long leader = awaitLeader(Duration.ofSeconds(60));
-        membership(leader).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(target).build());
+        membershipCall(leader).transferLeader(TransferLeaderRequest.newBuilder().setTargetId(target).build());
     }
 
     static void await(BooleanSupplier condition, Duration timeout, String what) {
