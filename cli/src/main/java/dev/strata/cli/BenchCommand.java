@@ -31,8 +31,9 @@ import java.util.concurrent.Callable;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs a workload against the cluster and measures it: YCSB's core workloads A-F, or LogKV's.",
                 "Loads the keys first with batched puts (skip with --no-load), then runs --clients threads, each with one "
-                        + "request in flight, for --duration or --ops. A progress line goes to stderr; the summary (or JSON "
-                        + "with -o json) to stdout. Failed operations are counted by error code, not fatal."},
+                        + "request in flight, for --duration or --ops: a closed loop, or an open loop at a fixed --rate. A progress "
+                        + "line goes to stderr; the summary (or JSON with -o json) to stdout. Throughput and latencies are of "
+                        + "the operations that succeeded; failed ones are counted apart by error code, not fatal."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:the run completed", "1:the cluster could not be reached, or the load failed", "2:bad usage"})
 public final class BenchCommand implements Callable<Integer> {
@@ -71,6 +72,12 @@ public final class BenchCommand implements Callable<Integer> {
             description = "client threads, each with one request in flight, sharing one client "
                     + "(default: ${DEFAULT-VALUE})")
     int clients;
+
+    @Option(names = "--rate", paramLabel = "OPS",
+            description = "open loop: offer OPS operations per second over all clients, each timed from when it was due, "
+                    + "so a stall shows in the latencies; --clients caps the requests in flight (default: closed loop, "
+                    + "each client sends its next request when the last is answered)")
+    Double rate;
 
     @Option(names = "--duration", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "length of the measured run: 30s, 5m (default: 30s unless --ops)")
@@ -167,7 +174,7 @@ public final class BenchCommand implements Callable<Integer> {
     private BenchSettings settings() {
         try {
             return new BenchSettings(workload, distribution != null ? distribution : workload.defaultDistribution(), keys,
-                    valueSize, compressibility, clients, duration == null && ops == null ? DEFAULT_DURATION : duration,
+                    valueSize, compressibility, clients, rate, duration == null && ops == null ? DEFAULT_DURATION : duration,
                     ops, warmup != null ? warmup : Duration.ZERO, consistency, readFraction, hitRate, hotFraction, hotRate,
                     maxScanLength, keyPrefix, seed, load);
         } catch (IllegalArgumentException e) {

@@ -243,7 +243,7 @@ class CliIT {
         assertThat(bench.code()).as(bench.err()).isZero();
         JsonNode report = bench.json();
         assertThat(report.at("/load/keys").asLong()).isEqualTo(200);
-        assertThat(report.get("ops").asLong()).isEqualTo(400);
+        assertThat(report.get("ok").asLong()).isEqualTo(400);
         assertThat(report.get("failed").asLong()).isZero();
         List<String> types = new ArrayList<>();
         long done = 0;
@@ -256,9 +256,22 @@ class CliIT {
         assertThat(done).isEqualTo(400);
         assertThat(strata("range", "cli/bench/", "--prefix", "--count-only").out()).isEqualTo("200\n");
 
+        // Open loop: 100 operations due 1 ms apart, so the last is due 99 ms after the first and
+        // the run cannot be shorter than that, however fast the cluster answers.
+        Run paced = strata("bench", "--workload", "c", "--keys", "200", "--no-load", "--ops", "100", "--rate", "1000",
+                "--clients", "4", "--key-prefix", "cli/bench/", "-o", "json");
+        assertThat(paced.code()).as(paced.err()).isZero();
+        JsonNode pacedReport = paced.json();
+        assertThat(pacedReport.at("/settings/rate").asDouble()).isEqualTo(1000.0);
+        assertThat(pacedReport.get("ok").asLong() + pacedReport.get("failed").asLong()).isEqualTo(100);
+        assertThat(pacedReport.get("seconds").asDouble()).isGreaterThanOrEqualTo(0.099);
+
         Run bad = strata("bench", "--workload", "logkv", "--hot-rate", "1.5");
         assertThat(bad.code()).isEqualTo(ExitCode.USAGE);
         assertThat(bad.err()).contains("--hot-rate");
+        Run badRate = strata("bench", "--rate", "0");
+        assertThat(badRate.code()).isEqualTo(ExitCode.USAGE);
+        assertThat(badRate.err()).contains("--rate must be in (0, ");
     }
 
     @Test

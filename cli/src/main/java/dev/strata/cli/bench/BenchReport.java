@@ -8,20 +8,22 @@ import java.util.Map;
 /**
  * What a {@code strata bench} run measured, with what it ran against: {@link SummaryTable}
  * prints it for people, {@link JsonReport} writes it for scripts. Counts and rates cover the
- * measured run only (not the load or the warm-up); latencies are of the operations that
- * succeeded, in microseconds.
+ * measured run only (not the load or the warm-up). Throughput and latencies are of the
+ * operations that succeeded; those that failed (an unknown outcome, such as a timeout, included)
+ * are counted apart, by error code. Latencies are in microseconds, each from the operation's
+ * start: in an open loop, from when it was due.
  *
  * @param startedAt    when the measured run started, ISO-8601
  * @param mix          each operation's fraction of the workload
  * @param load         the load before the run; null with --no-load
  * @param seconds      the measured run's length
- * @param ops          operations attempted: those that succeeded and those that failed
- * @param opsPerSecond {@code ops / seconds}
+ * @param ok           operations that succeeded, of every type
+ * @param opsPerSecond {@code ok / seconds}
  * @param failed       operations that failed, of every type
  * @param operations   the figures of each operation type in the mix
  */
 public record BenchReport(String startedAt, BenchSettings settings, Map<String, Double> mix, List<String> endpoints,
-                          MachineInfo machine, Load load, double seconds, long ops, double opsPerSecond, long failed,
+                          MachineInfo machine, Load load, double seconds, long ok, double opsPerSecond, long failed,
                           List<OpStats> operations) {
     /** The load of the key space before the run. */
     public record Load(long keys, double seconds, double keysPerSecond) {}
@@ -32,7 +34,7 @@ public record BenchReport(String startedAt, BenchSettings settings, Map<String, 
      * @param ok           operations that succeeded
      * @param failed       operations that failed
      * @param notFound     of those that succeeded, reads that found no key (reads and read-modify-writes)
-     * @param opsPerSecond operations attempted per second
+     * @param opsPerSecond operations that succeeded, per second
      * @param failures     failed operations by {@code StrataException} code
      */
     public record OpStats(String op, long ok, long failed, long notFound, double opsPerSecond,
@@ -43,15 +45,13 @@ public record BenchReport(String startedAt, BenchSettings settings, Map<String, 
         Map<String, Double> mix = new LinkedHashMap<>();
         List<OpStats> operations = new ArrayList<>();
         Tally t = run.tally();
-        long failed = 0;
         for (Map.Entry<OpType, Double> e : settings.mix().fractions().entrySet()) {
             OpType op = e.getKey();
             mix.put(op.label(), e.getValue());
             operations.add(new OpStats(op.label(), t.ok(op), t.failed(op), t.notFound(op),
-                    (t.ok(op) + t.failed(op)) / run.seconds(), LatencySummary.of(t.latencyNanos(op)), t.failures(op)));
-            failed += t.failed(op);
+                    t.ok(op) / run.seconds(), LatencySummary.of(t.latencyNanos(op)), t.failures(op)));
         }
         return new BenchReport(startedAt, settings, mix, List.copyOf(endpoints), MachineInfo.current(), load,
-                run.seconds(), t.ops(), t.ops() / run.seconds(), failed, operations);
+                run.seconds(), t.ok(), t.ok() / run.seconds(), t.failed(), operations);
     }
 }

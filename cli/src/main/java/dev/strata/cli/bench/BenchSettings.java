@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param valueSize       bytes per value written
  * @param compressibility fraction of each value that compresses away
  * @param clients         threads, each with one request in flight, sharing one client
+ * @param rate            open loop: operations offered per second over all clients, each timed
+ *                        from when it was due; null for a closed loop (each client sends its
+ *                        next request as soon as the last is answered)
  * @param duration        how long the measured run lasts; null when {@code ops} bounds it instead
  * @param ops             operations in the measured run; null when {@code duration} bounds it
  * @param warmup          an unmeasured run before it, possibly zero
@@ -29,11 +32,13 @@ import java.util.Objects;
  * @param load            whether to write every key before the run
  */
 public record BenchSettings(Workload workload, Distribution distribution, long keys, long valueSize, double compressibility,
-                            int clients, Duration duration, Long ops, Duration warmup, Consistency consistency,
+                            int clients, Double rate, Duration duration, Long ops, Duration warmup, Consistency consistency,
                             double readFraction, double hitRate, double hotFraction, double hotRate, int maxScanLength,
                             String keyPrefix, long seed, boolean load) {
     /** The largest value the server takes by default (strata.server.max-value-size). */
     public static final long MAX_VALUE_SIZE = 16 << 20;
+    /** Far above what any cluster answers; a larger rate is a typo. */
+    public static final double MAX_RATE = 10_000_000;
     /** Leaves room above the loaded keys for the keys a run inserts. */
     public static final long MAX_KEYS = KeySpace.MAX_KEYS / 10;
 
@@ -53,6 +58,9 @@ public record BenchSettings(Workload workload, Distribution distribution, long k
         fraction("--hit-rate", hitRate);
         fraction("--hot-fraction", hotFraction);
         fraction("--hot-rate", hotRate);
+        if (rate != null && !(rate > 0 && rate <= MAX_RATE)) {
+            throw new IllegalArgumentException("--rate must be in (0, " + (long) MAX_RATE + "] ops/s, was " + rate);
+        }
         if ((duration == null) == (ops == null)) {
             throw new IllegalArgumentException("give either --duration or --ops, not both");
         }

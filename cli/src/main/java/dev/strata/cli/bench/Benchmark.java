@@ -12,8 +12,10 @@ import java.util.concurrent.Future;
 
 /**
  * A workload run against a cluster, the way {@code strata bench} runs it, YCSB-style: load the key
- * space ({@link #load}), then run --clients closed-loop workers sharing one client, first for
- * the warm-up, unmeasured, then for the measured run ({@link #run}). A progress line goes to
+ * space ({@link #load}), then run --clients workers sharing one client, first for the warm-up,
+ * unmeasured, then for the measured run ({@link #run}). Each worker has one request in flight:
+ * it sends the next as soon as the last is answered (closed loop), or, with a --rate, when the
+ * next is due (open loop), so that the workers are only the cap on requests in flight. A progress line goes to
  * {@code progress} while each part runs. Failed operations are counted in the report, never
  * thrown. Not thread-safe: one call at a time.
  */
@@ -80,13 +82,18 @@ public final class Benchmark {
     private PhaseStats.Result phase(String label, PhaseEnd end, List<Worker> workers, ExecutorService pool, Meter meter)
             throws InterruptedException {
         PhaseStats stats = new PhaseStats(label, meter);
+        Pacer pacer = settings.rate() == null ? null : new Pacer(settings.rate(), System.nanoTime());
         Progress line = Progress.start(progress, terminal, stats::progressLine);
         try {
             List<Future<?>> tasks = new ArrayList<>();
             for (Worker w : workers) {
                 tasks.add(pool.submit(() -> {
                     try {
-                        w.run(end);
+                        if (pacer == null) {
+                            w.run(end);
+                        } else {
+                            w.run(end, pacer);
+                        }
                     } catch (RuntimeException | Error e) {
                         // Not a failed call (those are counted): a bug. Stop the others and report it.
                         end.halt();

@@ -35,6 +35,14 @@ final class PhaseEnd {
         return remaining != null ? remaining.getAndDecrement() > 0 : System.nanoTime() - deadlineNanos < 0;
     }
 
+    /**
+     * Whether an operation due at {@code dueNanos} (open loop) still belongs to the phase: one due
+     * after a duration-bound phase's end does not; a count-bound phase ends by its count alone.
+     */
+    boolean admits(long dueNanos) {
+        return !halted && (remaining != null || dueNanos - deadlineNanos < 0);
+    }
+
     void halt() {
         halted = true;
     }

@@ -30,7 +30,10 @@ final class PhaseStats {
         this.lastNanos = startNanos;
     }
 
-    /** Harvests the meter and describes the phase: time, operations, throughput and p99 since the last call. */
+    /**
+     * Harvests the meter and describes the phase: its time and its operations that succeeded and
+     * failed so far, and the throughput (successes) and p99 (of successes) since the last call.
+     */
     synchronized String progressLine() {
         Tally interval = meter.harvest();
         long now = System.nanoTime();
@@ -40,8 +43,8 @@ final class PhaseStats {
         Histogram latency = interval.allLatencyNanos();
         String p99 = latency.getTotalCount() == 0 ? "-"
                 : String.format(Locale.ROOT, "%.2f ms", latency.getValueAtPercentile(99) / NANOS_PER_MILLI);
-        return String.format(Locale.ROOT, "%s %4.0f s  %,d ops  %,.0f ops/s  p99 %s", label, (now - startNanos) / 1e9,
-                total.ops(), interval.ops() / seconds, p99);
+        return String.format(Locale.ROOT, "%s %4.0f s  %,d ok  %,d failed  %,.0f ops/s  p99 %s", label,
+                (now - startNanos) / 1e9, total.ok(), total.failed(), interval.ok() / seconds, p99);
     }
 
     /** Harvests what is left. Call once every worker of the phase has stopped. */

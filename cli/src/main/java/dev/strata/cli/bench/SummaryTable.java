@@ -22,7 +22,9 @@ public final class SummaryTable {
         if (r.load() != null) {
             line(out, "load: %,d keys in %.1f s (%,.0f keys/s)", r.load().keys(), r.load().seconds(), r.load().keysPerSecond());
         }
-        line(out, "run: %.1f s, %,d ops, %,.1f ops/s, %,d failed", r.seconds(), r.ops(), r.opsPerSecond(), r.failed());
+        String loop = s.rate() == null ? "closed loop" : String.format(Locale.ROOT, "open loop, offered %,.0f ops/s", s.rate());
+        line(out, "run (%s): %.1f s, %,d ok, %,.1f ops/s, %,d failed", loop, r.seconds(), r.ok(), r.opsPerSecond(),
+                r.failed());
         out.println();
         line(out, "%-18s %12s %8s %11s %9s %9s %9s %9s %9s", "op", "ok", "failed", "ops/s", "p50 ms", "p90 ms", "p99 ms",
                 "p99.9 ms", "max ms");

@@ -81,11 +81,20 @@ final class Tally {
         return m;
     }
 
-    /** Operations attempted, of every type: those that succeeded and those that failed. */
-    long ops() {
+    /** Operations that succeeded, of every type. */
+    long ok() {
         long n = 0;
         for (OpType op : OpType.values()) {
-            n += ok(op) + failed(op);
+            n += ok(op);
+        }
+        return n;
+    }
+
+    /** Operations that failed, of every type. */
+    long failed() {
+        long n = 0;
+        for (OpType op : OpType.values()) {
+            n += failed(op);
         }
         return n;
     }

@@ -10,11 +10,11 @@ import java.util.SplittableRandom;
 import java.util.stream.Stream;
 
 /**
- * One client thread of a run: a closed loop that draws an operation from the mix and a key from
- * the distribution, runs it through the shared {@link StrataClient}, waits for it, and records it
- * in the meter. A call that fails ({@link StrataException}, an unknown outcome included) is
- * counted by its code and the loop goes on, so a run rides through a leader change or a node
- * going down. Not thread-safe: a worker runs on one thread at a time, one phase after another.
+ * One client thread of a run: it draws an operation from the mix and a key from the
+ * distribution, runs it through the shared {@link StrataClient}, waits for it, and records it in
+ * the meter; then the next at once (closed loop) or when the next is due (open loop, {@link Pacer}).
+ * A call that fails ({@link StrataException}, an unknown outcome included) is counted by its
+ * code and the loop goes on, so a run rides through a leader change or a node going down. Not thread-safe: a worker runs on one thread at a time, one phase after another.
  */
 final class Worker {
     private final StrataClient client;
@@ -42,15 +42,30 @@ final class Worker {
         this.scan = RangeOptions.defaults().withConsistency(settings.consistency());
     }
 
-    /** Runs operations one after another until {@code end} says stop. */
+    /** Closed loop: runs operations one after another until {@code end} says stop. */
     void run(PhaseEnd end) {
         while (end.next()) {
-            runOne(mix.next(random));
+            runOne(mix.next(random), System.nanoTime());
         }
     }
 
-    private void runOne(OpType op) {
-        long start = System.nanoTime();
+    /**
+     * Open loop: claims operations from {@code pacer}, starts each when it is due, and measures
+     * its latency from then, until {@code end} says stop.
+     */
+    void run(PhaseEnd end, Pacer pacer) {
+        while (end.next()) {
+            long due = pacer.claim();
+            if (!end.admits(due)) {
+                return;
+            }
+            Pacer.awaitDue(due);
+            runOne(mix.next(random), due);
+        }
+    }
+
+    /** Runs {@code op} and records it, its latency counted from {@code start}. */
+    private void runOne(OpType op, long start) {
         try {
             boolean found = switch (op) {
                 case READ -> read();

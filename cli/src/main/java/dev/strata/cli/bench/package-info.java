@@ -3,10 +3,10 @@
  * SDK, as YCSB and LogKV's tool do, and reports throughput and latency percentiles.
  *
  * <p>{@link dev.strata.cli.bench.Benchmark} runs it: a load of the key space with batched puts
- * (package-private {@code Loader}), then closed-loop {@code Worker}s, one per client thread,
- * sharing one {@link dev.strata.client.StrataClient}. Each worker draws an operation from the
- * {@link dev.strata.cli.bench.Workload}'s mix and a key from the
- * {@link dev.strata.cli.bench.Distribution} ({@code ScrambledZipfian} over
+ * (package-private {@code Loader}), then {@code Worker}s, one per client thread, sharing one
+ * {@link dev.strata.client.StrataClient}, in a closed loop or paced by a {@code Pacer} (open
+ * loop). Each worker draws an operation from the {@link dev.strata.cli.bench.Workload}'s mix and
+ * a key from the {@link dev.strata.cli.bench.Distribution} ({@code ScrambledZipfian} over
  * {@code ZipfianGenerator}, {@code LatestChooser}, {@code HotspotChooser}, or uniform), and
  * records the call in the {@code Meter} without locks; once a second the progress line harvests
  * the meter. {@link dev.strata.cli.bench.BenchReport} holds the result,

@@ -24,15 +24,18 @@ class MeterTest {
         assertThat(first.latencyNanos(OpType.READ).getMaxValue()).isBetween(2_990_000L, 3_010_000L);
         assertThat(first.failed(OpType.UPDATE)).isEqualTo(3);
         assertThat(first.failures(OpType.UPDATE)).isEqualTo(Map.of("DEADLINE_EXCEEDED", 1L, "UNAVAILABLE", 2L));
-        assertThat(first.ops()).isEqualTo(5);
+        assertThat(first.ok()).isEqualTo(2);
+        assertThat(first.failed()).isEqualTo(3);
 
         m.succeeded(OpType.SCAN, 500_000, true);
         Tally second = m.harvest();
-        assertThat(second.ops()).isEqualTo(1);
+        assertThat(second.ok()).isEqualTo(1);
+        assertThat(second.failed()).isZero();
         assertThat(second.ok(OpType.READ)).isZero();
 
         first.add(second);
-        assertThat(first.ops()).isEqualTo(6);
+        assertThat(first.ok()).isEqualTo(3);
+        assertThat(first.failed()).isEqualTo(3);
         assertThat(first.allLatencyNanos().getTotalCount()).isEqualTo(3);
     }
 }

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ReportTest {
     private static BenchReport report() {
-        BenchSettings s = new BenchSettings(Workload.a, Distribution.zipfian, 1000, 100, 0.5, 4, Duration.ofSeconds(10), null,
+        BenchSettings s = new BenchSettings(Workload.a, Distribution.zipfian, 1000, 100, 0.5, 4, null, Duration.ofSeconds(10), null,
                 Duration.ZERO, Consistency.LINEARIZABLE, 0.8, 1.0, 0.2, 0.6, 100, "bench/", 42, true);
         Meter m = new Meter();
         for (int i = 1; i <= 100; i++) {
@@ -37,7 +37,8 @@ class ReportTest {
         assertThat(json.at("/settings/ops").isMissingNode()).isTrue();
         assertThat(json.at("/mix/read").asDouble()).isEqualTo(0.5);
         assertThat(json.at("/machine/cores").asInt()).isPositive();
-        assertThat(json.at("/ops").asLong()).isEqualTo(101);
+        assertThat(json.at("/ok").asLong()).as("successes only").isEqualTo(100);
+        assertThat(json.at("/opsPerSecond").asDouble()).isEqualTo(10.0);
         assertThat(json.at("/failed").asLong()).isEqualTo(1);
         JsonNode read = json.at("/operations/0");
         assertThat(read.at("/op").asText()).isEqualTo("read");
@@ -45,6 +46,7 @@ class ReportTest {
         assertThat(read.at("/latencyMicros/p50").asDouble()).isBetween(495.0, 505.0);
         JsonNode update = json.at("/operations/1");
         assertThat(update.at("/failures/UNAVAILABLE").asLong()).isEqualTo(1);
+        assertThat(update.at("/opsPerSecond").asDouble()).as("a failure is no throughput").isZero();
         assertThat(update.at("/latencyMicros/count").asLong()).isZero();
     }
 
@@ -54,6 +56,7 @@ class ReportTest {
         SummaryTable.print(report(), new PrintWriter(out));
         String text = out.toString();
         assertThat(text).contains("workload a (zipfian keys, linearizable reads)")
+                .contains("run (closed loop): 10.0 s, 100 ok, 10.0 ops/s, 1 failed")
                 .containsPattern("read +100 +0 +10\\.0 +0\\.50")
                 .contains("update failures: UNAVAILABLE 1")
                 .contains("read: 10 of 100 found no key");
