@@ -1,16 +1,14 @@
 package dev.strata.transfer;
 
+import dev.strata.engine.CorruptionException;
 import dev.strata.engine.Engine;
 import dev.strata.engine.EngineOptions;
 import dev.strata.engine.WalMode;
 import dev.strata.engine.checkpoint.CheckpointFile;
 import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.checkpoint.Delta;
+import dev.strata.engine.checkpoint.DeltaLog;
 import dev.strata.engine.checkpoint.FileLinks;
-import dev.strata.engine.util.ByteReader;
-import dev.strata.engine.util.Directories;
-import dev.strata.engine.wal.LogReader;
-import dev.strata.engine.wal.LogWriter;
 import dev.strata.proto.internal.v1.ContentId;
 import dev.strata.proto.internal.v1.Plan;
 import io.grpc.ChannelCredentials;
@@ -87,12 +85,7 @@ public final class Backup {
                 long from = staged.deltas().get(0).fromExclusive();
                 Path target = dir.resolve(DELTA + hex(from) + "-" + hex(staged.index()));
                 publish(staged.dir(), target, tmp -> {
-                    try (LogWriter w = LogWriter.create(tmp.resolve(DELTAS_LOG))) {
-                        for (Delta d : staged.deltas()) {
-                            w.addRecord(d.encode());
-                        }
-                        w.sync();
-                    }
+                    DeltaLog.write(tmp.resolve(DELTAS_LOG), staged.deltas());
                 });
                 return new SaveResult(Plan.Kind.DELTAS, staged.index(), staged.report().filesReceived(),
                         staged.report().rawBytes(), staged.report());
@@ -124,9 +117,9 @@ public final class Backup {
             }
         }
         extra.write(tmp);
-        Directories.sync(tmp);
+        FileLinks.syncDirectory(tmp);
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-        Directories.sync(target.getParent());
+        FileLinks.syncDirectory(target.getParent());
     }
 
     /**
@@ -187,15 +180,11 @@ public final class Backup {
     }
 
     private static List<Delta> readDeltas(Path deltaDir) throws IOException {
-        List<Delta> out = new ArrayList<>();
-        try (LogReader r = new LogReader(deltaDir.resolve(DELTAS_LOG))) {
-            for (byte[] rec; (rec = r.next()) != null; ) {
-                try {
-                    out.add(Delta.decode(rec));
-                } catch (ByteReader.MalformedException e) {
-                    throw new IOException(deltaDir.resolve(DELTAS_LOG) + " is damaged: " + e.getMessage(), e);
-                }
-            }
+        List<Delta> out;
+        try {
+            out = DeltaLog.read(deltaDir.resolve(DELTAS_LOG));
+        } catch (CorruptionException e) {
+            throw new IOException(deltaDir.resolve(DELTAS_LOG) + " is damaged: " + e.getMessage(), e);
         }
         if (out.isEmpty()) {
             throw new IOException(deltaDir.resolve(DELTAS_LOG) + " lists no deltas");

@@ -1,9 +1,9 @@
 package dev.strata.transfer;
 
 import dev.strata.engine.CorruptionException;
+import dev.strata.engine.MalformedDataException;
 import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.checkpoint.Delta;
-import dev.strata.engine.util.ByteReader;
 import dev.strata.proto.internal.v1.CheckpointTransferGrpc;
 import dev.strata.proto.internal.v1.Chunk;
 import dev.strata.proto.internal.v1.ContentId;
@@ -133,7 +133,7 @@ public final class CheckpointFetcher implements AutoCloseable {
                 last = e;
             } catch (CorruptionException e) {
                 last = e; // a finished file did not match its content id: it is fetched again
-            } catch (IOException | StatusRuntimeException | ByteReader.MalformedException e) {
+            } catch (IOException | StatusRuntimeException | MalformedDataException e) {
                 last = e;
             }
             LOG.warn("checkpoint fetch attempt {} of {} from {} failed: {}", attempt, maxAttempts, address, last.toString());

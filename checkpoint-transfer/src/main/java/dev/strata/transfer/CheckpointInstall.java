@@ -3,7 +3,6 @@ package dev.strata.transfer;
 import dev.strata.engine.Engine;
 import dev.strata.engine.EngineOptions;
 import dev.strata.engine.checkpoint.FileLinks;
-import dev.strata.engine.util.Directories;
 import dev.strata.proto.internal.v1.Plan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +60,7 @@ public final class CheckpointInstall {
             Files.move(engineDir, old, StandardCopyOption.ATOMIC_MOVE);
         }
         Files.move(incoming, engineDir, StandardCopyOption.ATOMIC_MOVE);
-        Directories.sync(parent);
+        FileLinks.syncDirectory(parent);
         FileLinks.deleteTree(old);
     }
 
@@ -74,7 +73,7 @@ public final class CheckpointInstall {
             Path from = Files.exists(incoming) ? incoming : old;
             LOG.warn("completing an interrupted checkpoint install: {} becomes {}", from, engineDir);
             Files.move(from, engineDir, StandardCopyOption.ATOMIC_MOVE);
-            Directories.sync(engineDir.toAbsolutePath().getParent());
+            FileLinks.syncDirectory(engineDir.toAbsolutePath().getParent());
         }
         if (Files.exists(incoming)) {
             LOG.warn("dropping an unfinished checkpoint restore in {}", incoming);

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -100,6 +101,22 @@ class CrashTest {
     private record Killed(int acks, String relocatedFile) {}
 
     /**
+     * Everything this JVM loads classes from, as one class path: the tests may run on the module
+     * path (the engine is a module, the test classes patched into it), the child runs without.
+     */
+    private static String childClassPath() throws Exception {
+        List<String> parts = new ArrayList<>();
+        for (String property : List.of("jdk.module.path", "java.class.path")) {
+            String value = System.getProperty(property);
+            if (value != null && !value.isEmpty()) {
+                parts.add(value);
+            }
+        }
+        parts.add(Path.of(CrashWriter.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        return String.join(File.pathSeparator, parts);
+    }
+
+    /**
      * Starts the writer, waits for {@code acks} acknowledgements (or, when {@code holdRelocation},
      * for a held relocation), and kills it.
      */
@@ -107,7 +124,7 @@ class CrashTest {
             throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), CrashWriter.class.getName(),
+                "-cp", childClassPath(), CrashWriter.class.getName(),
                 dir.toString(), workload.name(), Integer.toString(round), Long.toString(roundSeed)));
         if (holdRelocation) {
             command.add("hold-relocation");

@@ -1,7 +1,5 @@
 package dev.strata.it.nemesis;
 
-import dev.strata.engine.version.FileNames;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -11,6 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -25,6 +25,8 @@ import java.util.stream.Stream;
  */
 public final class EngineLogDamage implements Nemesis {
     private static final int PAGE = 4096;
+    /** The engine names its logs by number, {@code 000123.wal} (see the engine's {@code FileNames}). */
+    private static final Pattern LOG_NAME = Pattern.compile("(\\d{1,18})\\.wal");
     private long victim;
 
     @Override
@@ -84,15 +86,22 @@ public final class EngineLogDamage implements Nemesis {
         }
         try (Stream<Path> files = Files.list(engineDir)) {
             List<Path> logs = files.filter(p -> isLog(p) && sizeOf(p) > 0)
-                    .sorted(Comparator.comparingLong(p -> FileNames.parse(p.getFileName().toString()).number()))
+                    .sorted(Comparator.comparingLong(EngineLogDamage::logNumber))
                     .toList();
             return logs;
         }
     }
 
     private static boolean isLog(Path p) {
-        FileNames.Parsed f = FileNames.parse(p.getFileName().toString());
-        return f != null && f.kind() == FileNames.Kind.WAL;
+        return LOG_NAME.matcher(p.getFileName().toString()).matches();
+    }
+
+    private static long logNumber(Path log) {
+        Matcher m = LOG_NAME.matcher(log.getFileName().toString());
+        if (!m.matches()) {
+            throw new IllegalArgumentException(log + " is not an engine log");
+        }
+        return Long.parseLong(m.group(1));
     }
 
     private static long sizeOf(Path p) {

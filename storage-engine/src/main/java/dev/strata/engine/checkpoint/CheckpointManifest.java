@@ -69,7 +69,7 @@ public record CheckpointManifest(long sequence, byte[] appliedMarker, long origi
         return b.build().encode();
     }
 
-    /** @throws ByteReader.MalformedException when the bytes are not a checkpoint manifest */
+    /** @throws dev.strata.engine.MalformedDataException when the bytes are not a checkpoint manifest */
     public static CheckpointManifest decode(byte[] bytes) {
         VersionEdit e = VersionEdit.decode(bytes);
         if (e.lastSequence() == null || e.origin() == null) {

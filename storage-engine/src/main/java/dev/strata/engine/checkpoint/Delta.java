@@ -61,7 +61,7 @@ public record Delta(long fromExclusive, long toInclusive, byte[] appliedMarker, 
         return new ByteSink(edit.length + 10).putVarint(fromExclusive).put(edit).toByteArray();
     }
 
-    /** @throws ByteReader.MalformedException when the bytes are not a delta */
+    /** @throws dev.strata.engine.MalformedDataException when the bytes are not a delta */
     public static Delta decode(byte[] bytes) {
         ByteReader in = new ByteReader(bytes);
         long from = in.getVarint();

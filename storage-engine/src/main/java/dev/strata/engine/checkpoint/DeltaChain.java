@@ -1,12 +1,9 @@
 package dev.strata.engine.checkpoint;
 
-import dev.strata.engine.CorruptionException;
-import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.util.Directories;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.vlog.ValueLogFileMetadata;
-import dev.strata.engine.wal.LogReader;
 import dev.strata.engine.wal.LogWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,15 +57,7 @@ public final class DeltaChain implements AutoCloseable {
         Path logFile = c.tableDir.resolve(LOG_NAME);
         List<Delta> loaded = new ArrayList<>();
         if (Files.exists(logFile)) {
-            try (LogReader r = new LogReader(logFile)) {
-                for (byte[] rec; (rec = r.next()) != null; ) {
-                    try {
-                        loaded.add(Delta.decode(rec));
-                    } catch (ByteReader.MalformedException e) {
-                        throw new CorruptionException(logFile, r.validLength(), "delta record malformed: " + e.getMessage());
-                    }
-                }
-            }
+            loaded.addAll(DeltaLog.read(logFile));
         }
         for (Delta d : loaded) {
             boolean contiguous = c.deltas.isEmpty() || c.deltas.peekLast().toInclusive() == d.fromExclusive();

@@ -1,5 +1,6 @@
 package dev.strata.engine.checkpoint;
 
+import dev.strata.engine.util.Directories;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +25,14 @@ public final class FileLinks {
     private static volatile boolean warnedAboutCopies;
 
     private FileLinks() {}
+
+    /**
+     * Makes the links, renames and deletions made in {@code dir} durable: on Linux a new name is
+     * on disk only once its directory has been fsynced.
+     */
+    public static void syncDirectory(Path dir) throws IOException {
+        Directories.sync(dir);
+    }
 
     /** Makes {@code link} another name for {@code target} (or a fsynced copy of it). */
     public static void link(Path target, Path link) throws IOException {

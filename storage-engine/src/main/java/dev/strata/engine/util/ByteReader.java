@@ -1,5 +1,7 @@
 package dev.strata.engine.util;
 
+import dev.strata.engine.MalformedDataException;
+
 import java.util.Arrays;
 
 /**
@@ -27,7 +29,7 @@ public final class ByteReader {
     }
 
     /** Thrown when encoded bytes are shorter than their own lengths claim. */
-    public static final class MalformedException extends RuntimeException {
+    public static final class MalformedException extends MalformedDataException {
         public MalformedException(String message) {
             super(message);
         }

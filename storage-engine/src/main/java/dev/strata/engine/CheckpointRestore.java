@@ -1,6 +1,8 @@
-package dev.strata.engine.checkpoint;
+package dev.strata.engine;
 
-import dev.strata.engine.EngineException;
+import dev.strata.engine.checkpoint.CheckpointFile;
+import dev.strata.engine.checkpoint.CheckpointManifest;
+import dev.strata.engine.checkpoint.StagedFiles;
 import dev.strata.engine.util.Directories;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.ValueLogFile;
@@ -21,7 +23,7 @@ import java.nio.file.StandardOpenOption;
  * them at their levels with their garbage. The new database gets its own origin id, so the value
  * logs it writes from then on cannot collide with the ones it received.
  */
-public final class CheckpointRestore {
+final class CheckpointRestore {
     private CheckpointRestore() {}
 
     /**

@@ -1,8 +1,9 @@
-package dev.strata.engine.checkpoint;
+package dev.strata.engine;
 
-import dev.strata.engine.CorruptionException;
-import dev.strata.engine.EngineException;
 import dev.strata.engine.cache.BlockCache;
+import dev.strata.engine.checkpoint.CheckpointFile;
+import dev.strata.engine.checkpoint.Delta;
+import dev.strata.engine.checkpoint.StagedFiles;
 import dev.strata.engine.compaction.TableOutputs;
 import dev.strata.engine.iterator.InternalIterator;
 import dev.strata.engine.key.InternalKey;
@@ -46,7 +47,7 @@ import java.util.Map;
  * <p>Every file is verified against its content id first; everything moved in is protected from
  * obsolete-file deletion (as a pending output) until the edit that adds it is applied.
  */
-public final class DeltaIngest {
+final class DeltaIngest {
     /** What an ingest adds. */
     public record Result(List<VersionEdit.NewFile> tables, List<ValueLogFileMetadata> valueLogs,
                          Map<ValueLogId, Long> garbage, long toSequence, byte[] appliedMarker) {}
