@@ -10,6 +10,7 @@ import dev.strata.testkit.Await;
 import dev.strata.testkit.cluster.InProcessCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -108,12 +109,8 @@ final class CheckpointCommand implements Callable<Integer> {
             description = "Longest wait for a leader, an apply, a purge or a catch-up (${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
-    @Option(names = "--dir", paramLabel = "DIR",
-            description = "Directory of the nodes' data, used as it is and kept (default: a fresh temporary one, deleted).")
-    Path dir;
-
-    @Option(names = "--keep", description = "Keep the temporary directory.")
-    boolean keep;
+    @Mixin
+    WorkDirectoryOptions workDirectory = new WorkDirectoryOptions();
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON to FILE.")
     Path json;
@@ -140,7 +137,7 @@ final class CheckpointCommand implements Callable<Integer> {
                 keys * (double) valueSize / (1 << 20), compressibility, runSeed, clients, batch);
         System.out.println("node settings on top of the defaults: " + settings);
 
-        try (DbDirectory root = DbDirectory.create(dir, keep)) {
+        try (DbDirectory root = workDirectory.open()) {
             System.out.println("data in " + root.path());
             CheckpointReport.Options options = new CheckpointReport.Options(dataSize, valueSize, compressibility, runSeed, keys,
                     clients, batch, changeFraction, passes, fullRuns, root.path().toString(), settings);

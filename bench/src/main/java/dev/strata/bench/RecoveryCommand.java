@@ -14,6 +14,7 @@ import dev.strata.testkit.cluster.Digest;
 import dev.strata.testkit.cluster.ProcessCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -101,12 +102,8 @@ final class RecoveryCommand implements Callable<Integer> {
             description = "Longest wait for a leader, a restart, a catch-up or the last commands (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
-    @Option(names = "--dir", paramLabel = "DIR",
-            description = "Directory of the nodes' data and logs, used as it is and kept (default: a fresh temporary one, deleted).")
-    Path dir;
-
-    @Option(names = "--keep", description = "Keep the temporary directory.")
-    boolean keep;
+    @Mixin
+    WorkDirectoryOptions workDirectory = new WorkDirectoryOptions();
 
     @Option(names = "--node-setting", paramLabel = "KEY=VALUE",
             description = "A server configuration key for every node, over the defaults, e.g. strata.raft.election-timeout=500ms; "
@@ -167,7 +164,7 @@ final class RecoveryCommand implements Callable<Integer> {
                 + "%.0f%% deletes%n", NODES, sizes, seed, inFlight, valueSize, deleteFraction * 100);
         List<RecoveryReport.Run> runs = new ArrayList<>();
         RecoveryReport.Options options;
-        try (DbDirectory root = DbDirectory.create(dir, keep)) {
+        try (DbDirectory root = workDirectory.open()) {
             System.out.println("data in " + root.path());
             if (classArchive) {
                 System.out.println("training the nodes' class-data archive ...");
