@@ -12,7 +12,6 @@ import dev.strata.transfer.CheckpointStats;
 import dev.strata.transfer.StagedCheckpoint;
 import dev.strata.transfer.StagingArea;
 import io.grpc.ChannelCredentials;
-import io.grpc.InsecureChannelCredentials;
 import org.apache.ratis.proto.RaftProtos.RaftPeerProto;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.protocol.RaftPeer;
@@ -65,30 +64,24 @@ final class CheckpointCatchUp implements AutoCloseable {
     private volatile StagedCheckpoint staged;
     private volatile int failedFetches;
     private volatile TermIndex needed;
-    private volatile Function<RaftPeer, String> leaderClientAddresses = leader -> null;
-    private volatile ChannelCredentials credentials = InsecureChannelCredentials.create();
+    private final ChannelCredentials credentials;
+    private final Function<RaftPeer, String> leaderClientAddresses;
 
     /**
      * @param lastApplied the state machine's last applied entry
      * @param division    this node's Raft division; an {@link java.io.UncheckedIOException} when Ratis has none
      * @param stats       checkpoint traffic counters, this node as receiver
+     * @param credentials how to reach other members' client ports
+     * @param leaderClientAddresses a leader's client address, where its checkpoint service listens (null when unknown)
      */
     CheckpointCatchUp(AppliedEngine engine, Supplier<TermIndex> lastApplied, Supplier<RaftServer.Division> division,
-                      CheckpointStats stats) {
+                      CheckpointStats stats, ChannelCredentials credentials, Function<RaftPeer, String> leaderClientAddresses) {
         this.engine = engine;
         this.lastApplied = lastApplied;
         this.division = division;
         this.stats = stats;
-    }
-
-    /** Sets how to reach other members' client ports (plaintext until set). */
-    void setCredentials(ChannelCredentials credentials) {
         this.credentials = credentials;
-    }
-
-    /** Sets how to find a leader's client address, where its checkpoint service listens. */
-    void setLeaderClientAddresses(Function<RaftPeer, String> addresses) {
-        this.leaderClientAddresses = addresses;
+        this.leaderClientAddresses = leaderClientAddresses;
     }
 
     /**

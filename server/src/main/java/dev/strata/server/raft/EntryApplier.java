@@ -44,25 +44,22 @@ final class EntryApplier {
     private final MemberAddresses members;
     private final AppliedIndexWaiters waiters;
     private final Supplier<?> nodeId;
-    private volatile Runnable failureListener = () -> { };
+    private final NodeEvents events;
 
     /**
      * @param waiters reads waiting for an applied index, failed when this node stops applying
      * @param nodeId  this node's id, for messages (known once Ratis has initialized the state machine)
+     * @param events  told when the engine fails
      */
     EntryApplier(AppliedEngine engine, RequestValidator validator, CommandApplier applier, MemberAddresses members,
-                 AppliedIndexWaiters waiters, Supplier<?> nodeId) {
+                 AppliedIndexWaiters waiters, Supplier<?> nodeId, NodeEvents events) {
         this.engine = engine;
         this.validator = validator;
         this.applier = applier;
         this.members = members;
         this.waiters = waiters;
         this.nodeId = nodeId;
-    }
-
-    /** Sets what to run (once, on the apply thread: it must not block) when the engine fails. */
-    void onFailure(Runnable listener) {
-        this.failureListener = listener;
+        this.events = events;
     }
 
     /**
@@ -134,7 +131,7 @@ final class EntryApplier {
             LOG.error("applying log entry {} failed, so this node applies nothing more. Fix the cause and restart "
                     + "it: it replays the log after {} (the entries are safe in the Raft log). Cause: {}",
                     ti, d == null ? "its start" : d, cause.getMessage(), cause);
-            failureListener.run();
+            events.engineFailed();
         }
         return refusal(cause);
     }

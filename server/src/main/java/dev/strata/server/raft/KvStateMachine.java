@@ -24,7 +24,6 @@ import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftGroupMemberId;
-import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
 import org.apache.ratis.server.RaftServer;
@@ -50,7 +49,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 
 /**
  * The Raft state machine of a Strata node: Ratis's callbacks, each handed to the class that does
@@ -86,12 +84,9 @@ public final class KvStateMachine extends BaseStateMachine {
     private final AtomicLong leaderChanges = new AtomicLong();
     /** Entries at or below this index are already in the engine, flushed or in its own log (set when it opens). */
     private volatile long skipThrough = RaftLog.INVALID_LOG_INDEX;
-    /** Told when Ratis closes this state machine, which it does when it closes the Raft server. */
-    private volatile Runnable closeListener = () -> { };
     /** Set by the first failed Raft log write; see {@link #notifyLogFailed}. */
     private final AtomicBoolean logFailed = new AtomicBoolean();
-    /** Told once, on Ratis's log worker thread, when the Raft log cannot be written. */
-    private volatile Runnable logFailureListener = () -> { };
+    private final NodeEvents events;
 
     /**
      * @param engineDir                the engine's directory (created if absent)
@@ -102,21 +97,27 @@ public final class KvStateMachine extends BaseStateMachine {
      * @param snapshotThresholdBytes   or after this many log bytes
      * @param logSegmentSize           the Raft log's segment size: after each segment's worth of log that
      *                                 the engine's flushes made durable, Ratis is asked to purge it
+     * @param checkpointCredentials    how to reach other members' client ports to fetch a checkpoint
+     * @param events                   what this state machine tells the node it runs in
      */
-    public KvStateMachine(Path engineDir, EngineOptions engineOptions, RequestValidator validator,
-                          long snapshotThresholdEntries, long snapshotThresholdBytes, long logSegmentSize) {
+    KvStateMachine(Path engineDir, EngineOptions engineOptions, RequestValidator validator,
+                   long snapshotThresholdEntries, long snapshotThresholdBytes, long logSegmentSize,
+                   ChannelCredentials checkpointCredentials, NodeEvents events) {
         boolean restartCache = engineOptions.walMode() == WalMode.NO_SYNC && engineOptions.walRecovery() == WalRecovery.POINT_IN_TIME;
         if (!restartCache && engineOptions.walMode() != WalMode.DISABLED) {
             throw new IllegalArgumentException("the engine under Raft must run with WalMode.NO_SYNC and WalRecovery.POINT_IN_TIME, "
                     + "or WalMode.DISABLED; was " + engineOptions.walMode() + " and " + engineOptions.walRecovery());
         }
         this.validator = validator;
+        this.events = events;
         this.reader = new KvReader(validator.limits());
         this.engine = new AppliedEngine(engineDir, engineOptions);
-        this.entries = new EntryApplier(engine, validator, new CommandApplier(reader), members, waiters, this::getId);
+        this.entries = new EntryApplier(engine, validator, new CommandApplier(reader), members, waiters, this::getId,
+                events);
         this.snapshots = new SnapshotPolicy(engine, this::getLastAppliedTermIndex, this::division,
                 snapshotThresholdEntries, snapshotThresholdBytes, logSegmentSize);
-        this.catchUp = new CheckpointCatchUp(engine, this::getLastAppliedTermIndex, this::division, checkpointStats);
+        this.catchUp = new CheckpointCatchUp(engine, this::getLastAppliedTermIndex, this::division, checkpointStats,
+                checkpointCredentials, events::leaderClientAddress);
         this.storage = new EngineSnapshotStorage(engine::snapshotTermIndex);
         this.checkpointSource = new EngineCheckpointSource(() -> Long.parseLong(getId().toString()), engine);
     }
@@ -196,7 +197,7 @@ public final class KvStateMachine extends BaseStateMachine {
             }
             waiters.failAll(new NodeUnavailableException("the state machine is closed"));
         });
-        closeListener.run();
+        events.stateMachineClosed();
     }
 
     // ------------------------------------------------------------------ writes
@@ -297,16 +298,6 @@ public final class KvStateMachine extends BaseStateMachine {
         return snapshots.deferral();
     }
 
-    /** Sets how to reach other members' client ports (plaintext until set). */
-    void setCheckpointCredentials(ChannelCredentials credentials) {
-        catchUp.setCredentials(credentials);
-    }
-
-    /** Sets how to find a leader's client address, where its checkpoint service listens. */
-    void setLeaderClientAddresses(Function<RaftPeer, String> addresses) {
-        catchUp.setLeaderClientAddresses(addresses);
-    }
-
     // ------------------------------------------------------------------ as a checkpoint source
 
     /** This node's checkpoints and incremental chain, for the checkpoint service to ship. */
@@ -345,7 +336,7 @@ public final class KvStateMachine extends BaseStateMachine {
         LOG.error("node {} could not write its Raft log{}, so it stops serving: restart it once the disk is fixed "
                         + "(it keeps the log up to the last entry that reached the disk). Cause: {}", getId(),
                 failedEntry == null ? "" : " at index " + failedEntry.getIndex(), cause.toString(), cause);
-        logFailureListener.run();
+        events.raftLogFailed();
     }
 
     /** True once a Raft log write failed; the node then stops (see {@link #notifyLogFailed}). */
@@ -426,25 +417,6 @@ public final class KvStateMachine extends BaseStateMachine {
     }
 
     // ------------------------------------------------------------------ state for status and metrics
-
-    /** Sets what to run (once, on the apply thread: it must not block) when the engine fails. */
-    void onFailure(Runnable listener) {
-        entries.onFailure(listener);
-    }
-
-    /**
-     * Sets what to run, once, on Ratis's log worker thread when the Raft log cannot be written. It
-     * may wait a little (the worker fails the entries' futures, and so the leader's requests, only
-     * after it returns), but must not wait for the worker itself.
-     */
-    void onLogFailure(Runnable listener) {
-        this.logFailureListener = listener;
-    }
-
-    /** Sets what to run, on Ratis's closing thread (it must not block), after this state machine closed. */
-    void onClose(Runnable listener) {
-        this.closeListener = listener;
-    }
 
     /** The replicated member directory: id -> client address, as this node has applied it. */
     public MemberDirectory memberDirectory() {

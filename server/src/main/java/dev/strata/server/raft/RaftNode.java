@@ -120,25 +120,12 @@ public final class RaftNode implements AutoCloseable {
                 .deltaRetention(config.deltaRetention())
                 .build();
         this.stateMachine = new KvStateMachine(config.engineDir(), engineOptions, new RequestValidator(config.limits()),
-                config.snapshotThresholdEntries(), config.snapshotThresholdBytes(), config.logSegmentSize());
+                config.snapshotThresholdEntries(), config.snapshotThresholdBytes(), config.logSegmentSize(),
+                tls.clientPortChannelCredentials(), new StateMachineEvents());
         this.clients = new RaftClients(config.nodeId(), groupId, properties, parameters,
                 RaftSettings.clientRetryPolicy(config.requestTimeout()), () -> division);
         this.clientAddresses = new ClientAddresses(config.nodeId(), stateMachine::memberAddress, configuredPeers, clients);
         this.membership = new Membership(() -> division, clients, clientAddresses, this::write);
-        stateMachine.setLeaderClientAddresses(clientAddresses::ofLeader);
-        stateMachine.setCheckpointCredentials(tls.clientPortChannelCredentials());
-        // A leader whose engine failed refuses every write: let a healthy voter lead instead.
-        stateMachine.onFailure(() -> Thread.ofPlatform().daemon().name("strata-handover")
-                .start(() -> handOverLeadership(Duration.ofSeconds(5))));
-        stateMachine.onLogFailure(this::stopAfterLogFailure);
-        stateMachine.onClose(() -> {
-            if (!closing) {
-                LOG.error("node {}: the Raft server shut down by itself ({}); this node cannot serve any more", config.nodeId(),
-                        stateMachine.logFailed() ? "its Raft log could not be written"
-                                : "Ratis does so when this node finds it is not in the configuration, or when it leads and is removed");
-                stoppedByItself.complete(null);
-            }
-        });
         // A member that lost its disk waits here until the cluster has removed it, then joins.
         boolean join = config.join();
         if (ReplacedDiskGuard.nothingOnDisk(config.raftDir(), config.engineDir())) {
@@ -217,6 +204,35 @@ public final class RaftNode implements AutoCloseable {
         server.start();
         division = server.getDivision(groupId);
         selfRecord.start();
+    }
+
+    /** What the events of the state machine mean for this node. */
+    private final class StateMachineEvents implements NodeEvents {
+        @Override
+        public void engineFailed() {
+            // A leader whose engine failed refuses every write: let a healthy voter lead instead.
+            Thread.ofPlatform().daemon().name("strata-handover").start(() -> handOverLeadership(Duration.ofSeconds(5)));
+        }
+
+        @Override
+        public void raftLogFailed() {
+            stopAfterLogFailure();
+        }
+
+        @Override
+        public void stateMachineClosed() {
+            if (!closing) {
+                LOG.error("node {}: the Raft server shut down by itself ({}); this node cannot serve any more", config.nodeId(),
+                        stateMachine.logFailed() ? "its Raft log could not be written"
+                                : "Ratis does so when this node finds it is not in the configuration, or when it leads and is removed");
+                stoppedByItself.complete(null);
+            }
+        }
+
+        @Override
+        public String leaderClientAddress(RaftPeer leader) {
+            return clientAddresses.ofLeader(leader);
+        }
     }
 
     /**
