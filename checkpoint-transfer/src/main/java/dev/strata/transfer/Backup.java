@@ -182,7 +182,7 @@ public final class Backup {
     private static List<Delta> readDeltas(Path deltaDir) throws IOException {
         List<Delta> out;
         try {
-            out = DeltaLog.read(deltaDir.resolve(DELTAS_LOG));
+            out = DeltaLog.readWhole(deltaDir.resolve(DELTAS_LOG));
         } catch (CorruptionException e) {
             throw new IOException(deltaDir.resolve(DELTAS_LOG) + " is damaged: " + e.getMessage(), e);
         }

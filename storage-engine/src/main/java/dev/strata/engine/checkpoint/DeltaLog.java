@@ -12,8 +12,8 @@ import java.util.List;
 
 /**
  * A file of deltas, one checksummed record each, in the engine's log format: how the engine keeps
- * its chain of deltas, and how a backup keeps the deltas it saved. A torn last record (a crash
- * while appending) ends the list; any other damage is a {@link CorruptionException}.
+ * its chain of deltas (appended to: {@link #read}), and how a backup keeps the deltas it saved
+ * (written whole: {@link #readWhole}). Damage is a {@link CorruptionException}.
  */
 public final class DeltaLog {
     private DeltaLog() {}
@@ -29,11 +29,27 @@ public final class DeltaLog {
     }
 
     /**
-     * The deltas in {@code file}, in the order they were written.
+     * The deltas in {@code file}, in the order they were written, for a file that is appended to:
+     * a torn last record (a crash while appending) ends the list.
      *
      * @throws CorruptionException when a record is damaged or is not a delta
      */
     public static List<Delta> read(Path file) throws IOException {
+        return read(file, true);
+    }
+
+    /**
+     * The deltas in a file written whole by {@link #write} and published only after its fsync, so
+     * a torn tail is damage, not an interrupted append: reading on would return fewer deltas than
+     * were written.
+     *
+     * @throws CorruptionException when a record is damaged, is not a delta, or the file ends torn
+     */
+    public static List<Delta> readWhole(Path file) throws IOException {
+        return read(file, false);
+    }
+
+    private static List<Delta> read(Path file, boolean tornTailEnds) throws IOException {
         List<Delta> out = new ArrayList<>();
         try (LogReader r = new LogReader(file)) {
             for (byte[] rec; (rec = r.next()) != null; ) {
@@ -42,6 +58,10 @@ public final class DeltaLog {
                 } catch (ByteReader.MalformedException e) {
                     throw new CorruptionException(file, r.validLength(), "delta record malformed: " + e.getMessage());
                 }
+            }
+            if (r.tornTail() && !tornTailEnds) {
+                throw new CorruptionException(file, r.validLength(), "the file ends torn (" + r.tornTailReason()
+                        + ") although it was written whole");
             }
         }
         return out;
