@@ -282,7 +282,7 @@ final class CheckpointCommand implements Callable<Integer> {
         long start = System.nanoTime();
         if (wipe) {
             // A member that lost its disk comes back as a new member (it may not vote before it has caught up).
-            cluster.replaceWipedNode(follower);
+            cluster.replaceWipedNode(follower, timeout);
         } else {
             cluster.startNode(follower);
         }
@@ -290,7 +290,7 @@ final class CheckpointCommand implements Callable<Integer> {
         cluster.awaitApplied(follower, timeout);
         double seconds = (System.nanoTime() - start) / 1e9;
         if (wipe) {
-            cluster.promote(follower);
+            cluster.promote(follower, timeout);
         }
 
         CheckpointStatus got = cluster.status(follower).getCheckpoints();

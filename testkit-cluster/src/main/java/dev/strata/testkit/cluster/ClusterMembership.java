@@ -172,8 +172,7 @@ public final class ClusterMembership {
         ProcessCluster.await(() -> cluster.status(id).isPresent(), timeout, "node " + id + " to start");
         ProcessCluster.await(() -> {
             if (configured(id).isEmpty()) {
-                cluster.membershipCall(cluster.awaitLeader(timeout)).memberAdd(MemberAddRequest.newBuilder().setId(id)
-                        .setRaftAddress(n.advertisedRaftAddress()).setClientAddress(n.clientAddress()).build());
+                addAsLearner(n, timeout);
             }
             return configured(id).isPresent();
         }, timeout, "node " + id + " to be added as a learner");
@@ -236,8 +235,7 @@ public final class ClusterMembership {
         ProcessCluster.await(() -> {
             Optional<Member> m = configured(id);
             if (m.isEmpty()) {
-                cluster.membershipCall(cluster.awaitLeader(timeout)).memberAdd(MemberAddRequest.newBuilder().setId(id)
-                        .setRaftAddress(n.advertisedRaftAddress()).setClientAddress(n.clientAddress()).build());
+                addAsLearner(n, timeout);
             } else if (m.get().getIsLearner()) {
                 cluster.awaitCaughtUp(id, timeout);
                 cluster.membershipCall(cluster.awaitLeader(timeout)).memberPromote(MemberPromoteRequest.newBuilder().setId(id).build());
@@ -246,6 +244,12 @@ public final class ClusterMembership {
             }
             return false;
         }, timeout, "node " + id + " to be added, caught up and promoted");
+    }
+
+    /** Asks the leader to add started node {@code n} as a learner. */
+    private void addAsLearner(ProcessCluster.Node n, Duration timeout) {
+        cluster.membershipCall(cluster.awaitLeader(timeout)).memberAdd(MemberAddRequest.newBuilder().setId(n.id())
+                .setRaftAddress(n.advertisedRaftAddress()).setClientAddress(n.clientAddress()).build());
     }
 
     /** Node {@code id} as the leader's configuration lists it, if it does. */

@@ -1,11 +1,6 @@
 package dev.strata.testkit.cluster;
 
-import com.google.protobuf.ByteString;
-import dev.strata.proto.v1.Consistency;
 import dev.strata.proto.v1.KVGrpc;
-import dev.strata.proto.v1.KeyValue;
-import dev.strata.proto.v1.RangeRequest;
-import dev.strata.proto.v1.RangeResponse;
 import io.grpc.Channel;
 
 import java.nio.ByteBuffer;
@@ -20,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  */
 public record Digest(String sha256, long keys) {
 
-    /** Scans everything the node behind {@code channel} holds, read locally (SERIALIZABLE), page by page. */
+    /** Scans everything the node behind {@code channel} holds ({@link LocalScan}). */
     static Digest read(Channel channel) {
         MessageDigest sha;
         try {
@@ -29,23 +24,16 @@ public record Digest(String sha256, long keys) {
             throw new IllegalStateException(e);
         }
         KVGrpc.KVBlockingStub kv = KVGrpc.newBlockingStub(channel);
-        RangeRequest all = RangeRequest.newBuilder().setKey(ByteString.EMPTY).setRangeEnd(ByteString.copyFrom(new byte[] {0}))
-                .setConsistency(Consistency.SERIALIZABLE).build();
-        long count = 0;
-        ByteString token = ByteString.EMPTY;
-        do {
-            RangeResponse page = kv.withDeadlineAfter(30, TimeUnit.SECONDS).range(all.toBuilder().setPageToken(token).build());
-            for (KeyValue e : page.getKvsList()) {
-                sha.update(ByteBuffer.allocate(4).putInt(e.getKey().size()).array());
-                sha.update(e.getKey().asReadOnlyByteBuffer());
-                sha.update(ByteBuffer.allocate(4).putInt(e.getValue().size()).array());
-                sha.update(e.getValue().asReadOnlyByteBuffer());
-                sha.update(ByteBuffer.allocate(24).putLong(e.getCreateRevision()).putLong(e.getModRevision())
-                        .putLong(e.getVersion()).array());
-                count++;
-            }
-            token = page.getNextPageToken();
-        } while (!token.isEmpty());
-        return new Digest(HexFormat.of().formatHex(sha.digest()), count);
+        long[] count = {0};
+        LocalScan.forEach(() -> kv.withDeadlineAfter(30, TimeUnit.SECONDS), e -> {
+            sha.update(ByteBuffer.allocate(4).putInt(e.getKey().size()).array());
+            sha.update(e.getKey().asReadOnlyByteBuffer());
+            sha.update(ByteBuffer.allocate(4).putInt(e.getValue().size()).array());
+            sha.update(e.getValue().asReadOnlyByteBuffer());
+            sha.update(ByteBuffer.allocate(24).putLong(e.getCreateRevision()).putLong(e.getModRevision())
+                    .putLong(e.getVersion()).array());
+            count[0]++;
+        });
+        return new Digest(HexFormat.of().formatHex(sha.digest()), count[0]);
     }
 }

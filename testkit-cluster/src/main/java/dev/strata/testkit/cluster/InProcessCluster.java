@@ -1,16 +1,11 @@
 package dev.strata.testkit.cluster;
 
-import com.google.protobuf.ByteString;
 import dev.strata.proto.v1.CheckpointRequest;
 import dev.strata.proto.v1.ClusterGrpc;
-import dev.strata.proto.v1.Consistency;
 import dev.strata.proto.v1.KVGrpc;
-import dev.strata.proto.v1.KeyValue;
 import dev.strata.proto.v1.MemberAddRequest;
 import dev.strata.proto.v1.MemberPromoteRequest;
 import dev.strata.proto.v1.MemberRemoveRequest;
-import dev.strata.proto.v1.RangeRequest;
-import dev.strata.proto.v1.RangeResponse;
 import dev.strata.proto.v1.StatusRequest;
 import dev.strata.proto.v1.StatusResponse;
 import dev.strata.server.StrataServer;
@@ -319,38 +314,28 @@ public final class InProcessCluster implements AutoCloseable {
     /**
      * Brings back stopped node {@code id} whose data directory was lost, as member-replace does:
      * removes it, starts it empty to join on its old ports and adds it as a learner, which then
-     * catches up; {@link #promote} makes it a voter again.
+     * catches up; {@link #promote} makes it a voter again. {@code timeout} bounds the wait for a leader.
      */
-    public void replaceWipedNode(long id) {
+    public void replaceWipedNode(long id, Duration timeout) {
         Node n = nodes.get(id);
         // Asked before the start: a joining node names no leader until it is added.
-        long leader = awaitLeader();
+        long leader = awaitLeader(timeout);
         cluster(leader).memberRemove(MemberRemoveRequest.newBuilder().setId(id).build());
         startReplacedNode(id);
         cluster(leader).memberAdd(MemberAddRequest.newBuilder().setId(id).setRaftAddress(n.raftAddress())
                 .setClientAddress(n.clientAddress()).build());
     }
 
-    /** Makes learner {@code id} a voter. */
-    public void promote(long id) {
-        cluster(awaitLeader()).memberPromote(MemberPromoteRequest.newBuilder().setId(id).build());
+    /** Makes learner {@code id} a voter; {@code timeout} bounds the wait for a leader. */
+    public void promote(long id, Duration timeout) {
+        cluster(awaitLeader(timeout)).memberPromote(MemberPromoteRequest.newBuilder().setId(id).build());
     }
 
     /** Everything node {@code id} holds, read locally (SERIALIZABLE): its own state, not the leader's. */
     public Map<String, String> localContents(long id) {
         Map<String, String> seen = new TreeMap<>();
-        RangeRequest all = RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("")).setRangeEnd(ByteString.copyFrom(new byte[] {0}))
-                .setConsistency(Consistency.SERIALIZABLE).build();
-        RangeResponse page = kv(id).range(all);
-        while (true) {
-            for (KeyValue kv : page.getKvsList()) {
-                seen.put(kv.getKey().toStringUtf8(), kv.getValue().toStringUtf8());
-            }
-            if (page.getNextPageToken().isEmpty()) {
-                return seen;
-            }
-            page = kv(id).range(all.toBuilder().setPageToken(page.getNextPageToken()).build());
-        }
+        LocalScan.forEach(() -> kv(id), kv -> seen.put(kv.getKey().toStringUtf8(), kv.getValue().toStringUtf8()));
+        return seen;
     }
 
     @Override
