@@ -2,8 +2,8 @@ package dev.strata.cli;
 
 import dev.strata.client.OutcomeUnknownException;
 import dev.strata.client.StrataException;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 import java.io.InputStream;
 import java.util.List;

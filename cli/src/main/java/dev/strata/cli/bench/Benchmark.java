@@ -15,9 +15,9 @@ import java.util.concurrent.Future;
  * space ({@link #load}), then run --clients workers sharing one client, first for the warm-up,
  * unmeasured, then for the measured run ({@link #run}). Each worker has one request in flight:
  * it sends the next as soon as the last is answered (closed loop), or, with a --rate, when the
- * next is due (open loop), so that the workers are only the cap on requests in flight. A progress line goes to
- * {@code progress} while each part runs. Failed operations are counted in the report, never
- * thrown. Not thread-safe: one call at a time.
+ * next is due (open loop), so that the workers are only the cap on requests in flight. A
+ * progress line goes to {@code progress} while each part runs. Failed operations are counted in
+ * the report, never thrown. Not thread-safe: one call at a time.
  */
 public final class Benchmark {
     private final StrataClient client;

@@ -12,9 +12,10 @@ import java.util.stream.Stream;
 /**
  * One client thread of a run: it draws an operation from the mix and a key from the
  * distribution, runs it through the shared {@link StrataClient}, waits for it, and records it in
- * the meter; then the next at once (closed loop) or when the next is due (open loop, {@link Pacer}).
- * A call that fails ({@link StrataException}, an unknown outcome included) is counted by its
- * code and the loop goes on, so a run rides through a leader change or a node going down. Not thread-safe: a worker runs on one thread at a time, one phase after another.
+ * the meter; then the next at once (closed loop) or when the next is due (open loop,
+ * {@link Pacer}). A call that fails ({@link StrataException}, an unknown outcome included) is
+ * counted by its code and the loop goes on, so a run rides through a leader change or a node
+ * going down. Not thread-safe: a worker runs on one thread at a time, one phase after another.
  */
 final class Worker {
     private final StrataClient client;
