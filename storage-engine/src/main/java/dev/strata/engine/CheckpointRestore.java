@@ -4,6 +4,7 @@ import dev.strata.engine.checkpoint.CheckpointFile;
 import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.checkpoint.StagedFiles;
 import dev.strata.engine.util.Directories;
+import dev.strata.engine.version.CheckpointContents;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.ValueLogFile;
 import dev.strata.engine.version.VersionEdit;
@@ -34,7 +35,7 @@ final class CheckpointRestore {
      * @return the restored checkpoint's manifest
      */
     public static CheckpointManifest restore(Path from, boolean move, Path dataDir, Path valueLogDir) throws IOException {
-        CheckpointManifest m = CheckpointManifest.readFrom(from);
+        CheckpointContents m = CheckpointContents.readFrom(from);
         Files.createDirectories(dataDir);
         Files.createDirectories(valueLogDir);
         try (var names = Files.list(dataDir)) {

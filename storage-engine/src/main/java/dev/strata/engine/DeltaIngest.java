@@ -12,6 +12,7 @@ import dev.strata.engine.sst.FilterStats;
 import dev.strata.engine.sst.TableBuilder;
 import dev.strata.engine.sst.TableReader;
 import dev.strata.engine.util.Directories;
+import dev.strata.engine.version.DeltaContents;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.Version;
@@ -81,14 +82,15 @@ final class DeltaIngest {
             }
         }
         Map<ValueLogId, ValueLogFileMetadata> brought = new HashMap<>();
-        deltas.forEach(d -> d.valueLogs().forEach(m -> brought.put(m.id(), m)));
+        List<DeltaContents> contents = deltas.stream().map(DeltaContents::of).toList();
+        contents.forEach(d -> d.valueLogs().forEach(m -> brought.put(m.id(), m)));
 
         List<VersionEdit.NewFile> tables = new ArrayList<>();
         List<ValueLogFileMetadata> logs = new ArrayList<>();
         Map<ValueLogId, Long> garbage = new HashMap<>();
         try {
             Map<ValueLogId, Long> referenced = new HashMap<>();
-            for (Delta d : deltas) {
+            for (DeltaContents d : contents) {
                 for (VersionEdit.NewFile t : d.tables()) {
                     FileMetadata f = t.file();
                     if (f.largestSequence() <= holdsUpTo) {

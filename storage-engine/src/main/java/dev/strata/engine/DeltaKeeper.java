@@ -2,6 +2,7 @@ package dev.strata.engine;
 
 import dev.strata.engine.checkpoint.Delta;
 import dev.strata.engine.checkpoint.DeltaChain;
+import dev.strata.engine.version.DeltaContents;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;
 import dev.strata.engine.vlog.ValueLogs;
@@ -39,9 +40,11 @@ final class DeltaKeeper {
      */
     void commit(VersionEdit edit, long coveredBefore) throws IOException {
         boolean keepDelta = options.deltaRetention() > 0;
+        Delta delta = new DeltaContents(coveredBefore, edit.lastSequence(), edit.appliedMarker(), edit.newFiles(),
+                edit.newValueLogs());
         if (keepDelta) {
             try {
-                deltas.linkFiles(dir, valueLogs.directory(), edit.newFiles(), edit.newValueLogs());
+                deltas.linkFiles(dir, valueLogs.directory(), delta);
             } catch (IOException e) {
                 LOG.warn("cannot keep the flush outputs as a delta ({}); the incremental chain restarts", e.toString());
                 keepDelta = false;
@@ -51,8 +54,7 @@ final class DeltaKeeper {
         versions.logAndApply(edit);
         if (keepDelta) {
             try {
-                deltas.append(new Delta(coveredBefore, edit.lastSequence(), edit.appliedMarker(), edit.newFiles(),
-                        edit.newValueLogs()));
+                deltas.append(delta);
             } catch (IOException e) {
                 LOG.warn("cannot record a delta ({}); the incremental chain restarts", e.toString());
                 deltas.clear();

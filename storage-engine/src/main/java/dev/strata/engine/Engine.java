@@ -9,6 +9,7 @@ import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.engine.compress.CompressionPolicy;
 import dev.strata.engine.key.InternalKey;
 import dev.strata.engine.sst.FilterStats;
+import dev.strata.engine.version.CheckpointContents;
 import dev.strata.engine.version.FileMetadata;
 import dev.strata.engine.version.FileNames;
 import dev.strata.engine.version.TableCache;
@@ -312,7 +313,7 @@ public final class Engine implements AutoCloseable {
                     tables.add(new VersionEdit.NewFile(level, f));
                 }
             }
-            CheckpointManifest m = new CheckpointManifest(d.lastSequence(), d.appliedMarker(), d.origin(), tables,
+            CheckpointManifest m = new CheckpointContents(d.lastSequence(), d.appliedMarker(), d.origin(), tables,
                     List.copyOf(d.version().valueLogs().values()));
             return core.checkpoints.create(m);
         } catch (IOException e) {

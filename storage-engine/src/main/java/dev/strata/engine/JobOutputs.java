@@ -45,7 +45,7 @@ final class JobOutputs {
                 versions::releasePendingOutput, valueLogs,
                 options.valueLogEnabled() ? options.minBlobSize() : Integer.MAX_VALUE, relocate, codec,
                 p.zstdLevel(), p.provisionalCodec(), recompress, options.valueLogFileSize(),
-                (file, relocated) -> tellListener(new ValueLogFileCreated(file, job, relocated)));
+                (file, relocated) -> tellListener(new ValueLogFileCreated(file.id().fileName(), file.fileSize(), file.entries(), job, relocated)));
     }
 
     /** A listener's failure is its own: logged, and the job goes on. */

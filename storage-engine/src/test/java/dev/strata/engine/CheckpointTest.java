@@ -5,6 +5,7 @@ import dev.strata.engine.checkpoint.CheckpointFile;
 import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.checkpoint.Delta;
 import dev.strata.engine.checkpoint.DeltaChain;
+import dev.strata.engine.version.DeltaContents;
 import dev.strata.engine.checkpoint.StagedFiles;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -213,7 +214,7 @@ class CheckpointTest {
             List<Delta> deltas = leader.deltaChain().covering(followerAt, latest.sequence());
             assertThat(deltas).as("the chain covers the follower's gap").isNotNull().isNotEmpty();
             assertThat(deltas.get(0).fromExclusive()).as("the first delta overlaps the follower").isLessThan(followerAt);
-            assertThat(deltas.get(0).tables()).anyMatch(t -> t.file().smallestSequence() <= followerAt);
+            assertThat(DeltaContents.of(deltas.get(0)).tables()).anyMatch(t -> t.file().smallestSequence() <= followerAt);
             long shipped = stage(leader.deltaChain(), deltas, dir.resolve("staging"));
             assertThat(shipped).as("deltas ship a fraction of the full checkpoint")
                     .isLessThan(latest.manifest().totalBytes() / 5);
@@ -222,7 +223,7 @@ class CheckpointTest {
                 follower.verify();
                 Delta ingested = follower.deltaChain().all().getLast();
                 assertThat(ingested.fromExclusive()).isEqualTo(followerAt);
-                assertThat(ingested.tables()).as("no write it already held came in again").isNotEmpty()
+                assertThat(DeltaContents.of(ingested).tables()).as("no write it already held came in again").isNotEmpty()
                         .allMatch(t -> t.file().smallestSequence() > followerAt);
                 EngineModelTest.checkScan(follower.scan(null, null), model, "follower after ingest");
                 assertThat(new String(follower.appliedMarker())).isEqualTo("index " + latest.sequence());

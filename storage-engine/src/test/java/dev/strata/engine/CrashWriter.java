@@ -27,7 +27,7 @@ public final class CrashWriter {
                 @Override
                 public void onValueLogFileCreated(ValueLogFileCreated event) {
                     if (event.relocatedBytes() > 0) {
-                        System.out.println("RELOCATED " + event.file().id().fileName());
+                        System.out.println("RELOCATED " + event.fileName());
                         System.out.flush();
                         holdUntilKilled();
                     }

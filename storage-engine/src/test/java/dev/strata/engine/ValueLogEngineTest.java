@@ -203,9 +203,9 @@ class ValueLogEngineTest {
             ValueLogFileCreated event = heard.get(0);
             assertThat(event.job()).isEqualTo(ValueLogFileCreated.Job.FLUSH);
             assertThat(event.relocatedBytes()).isZero();
-            assertThat(event.file().entries()).isEqualTo(1);
+            assertThat(event.entries()).isEqualTo(1);
             assertThat(db.stats().valueLogs()).extracting(EngineStats.ValueLogStats::file)
-                    .containsExactly(event.file().id().fileName());
+                    .containsExactly(event.fileName());
         }
     }
 

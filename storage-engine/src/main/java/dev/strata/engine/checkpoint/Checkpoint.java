@@ -67,7 +67,6 @@ public final class Checkpoint {
 
     @Override
     public String toString() {
-        return "Checkpoint[" + manifest.sequence() + ", " + manifest.tables().size() + " tables, "
-                + manifest.valueLogs().size() + " value logs]";
+        return "Checkpoint[" + manifest.sequence() + ", " + manifest.files().size() + " files]";
     }
 }

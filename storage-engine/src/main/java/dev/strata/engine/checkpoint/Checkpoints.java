@@ -1,9 +1,6 @@
 package dev.strata.engine.checkpoint;
 
 import dev.strata.engine.util.Directories;
-import dev.strata.engine.version.FileNames;
-import dev.strata.engine.version.ValueLogFile;
-import dev.strata.engine.version.VersionEdit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -120,12 +117,9 @@ public final class Checkpoints {
         FileLinks.deleteTree(tmp);
         Files.createDirectories(tmp);
         Files.createDirectories(logs);
-        for (VersionEdit.NewFile t : manifest.tables()) {
-            Path file = FileNames.table(dataDir, t.file().number());
-            FileLinks.link(file, tmp.resolve(file.getFileName()));
-        }
-        for (ValueLogFile v : manifest.valueLogs()) {
-            FileLinks.link(v.metadata().id().path(valueLogDir), logs.resolve(v.metadata().id().fileName()));
+        for (CheckpointFile f : manifest.files()) {
+            boolean table = f.kind() == CheckpointFile.Kind.TABLE;
+            FileLinks.link((table ? dataDir : valueLogDir).resolve(f.name()), (table ? tmp : logs).resolve(f.name()));
         }
         if (!logs.equals(tmp)) {
             Directories.sync(logs);
@@ -138,8 +132,8 @@ public final class Checkpoints {
         Checkpoint c = newCheckpoint(manifest);
         bySequence.put(manifest.sequence(), c);
         retireOld();
-        LOG.info("checkpoint at sequence {}: {} tables, {} value logs, {} bytes", manifest.sequence(),
-                manifest.tables().size(), manifest.valueLogs().size(), manifest.totalBytes());
+        LOG.info("checkpoint at sequence {}: {} files, {} bytes", manifest.sequence(), manifest.files().size(),
+                manifest.totalBytes());
         return c;
     }
 

@@ -1,9 +1,6 @@
 package dev.strata.engine.checkpoint;
 
 import dev.strata.engine.util.Directories;
-import dev.strata.engine.version.FileNames;
-import dev.strata.engine.version.VersionEdit;
-import dev.strata.engine.vlog.ValueLogFileMetadata;
 import dev.strata.engine.wal.LogWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,14 +91,10 @@ public final class DeltaChain implements AutoCloseable {
      * Links a flush's (or ingest's) output files into the chain's directories. Call before the
      * manifest edit that adds them, while they cannot be compacted away yet.
      */
-    public void linkFiles(Path dataDir, Path engineValueLogDir, List<VersionEdit.NewFile> tables,
-                          List<ValueLogFileMetadata> valueLogs) throws IOException {
-        for (VersionEdit.NewFile t : tables) {
-            Path file = FileNames.table(dataDir, t.file().number());
-            FileLinks.link(file, tableDir.resolve(file.getFileName()));
-        }
-        for (ValueLogFileMetadata m : valueLogs) {
-            FileLinks.link(m.id().path(engineValueLogDir), valueLogDir.resolve(m.id().fileName()));
+    public void linkFiles(Path dataDir, Path engineValueLogDir, Delta d) throws IOException {
+        for (CheckpointFile f : d.files()) {
+            Path engineFile = (f.kind() == CheckpointFile.Kind.TABLE ? dataDir : engineValueLogDir).resolve(f.name());
+            FileLinks.link(engineFile, path(f));
         }
         Directories.sync(tableDir);
         if (!valueLogDir.equals(tableDir)) {

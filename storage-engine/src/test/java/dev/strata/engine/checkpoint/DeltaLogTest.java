@@ -1,6 +1,7 @@
 package dev.strata.engine.checkpoint;
 
 import dev.strata.engine.CorruptionException;
+import dev.strata.engine.version.DeltaContents;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,9 +18,9 @@ class DeltaLogTest {
     Path dir;
 
     private static final List<Delta> THREE = List.of(
-            new Delta(0, 5, null, List.of(), List.of()),
-            new Delta(5, 9, null, List.of(), List.of()),
-            new Delta(9, 12, new byte[] {1, 2}, List.of(), List.of()));
+            new DeltaContents(0, 5, null, List.of(), List.of()),
+            new DeltaContents(5, 9, null, List.of(), List.of()),
+            new DeltaContents(9, 12, new byte[] {1, 2}, List.of(), List.of()));
 
     @Test
     void deltasComeBackInTheOrderWritten() throws Exception {
