@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Starts a three-member etcd on this machine's loopback, one process per member, for
-# `strata-bench cluster --target etcd` (the side-by-side `strata-bench versus-etcd` starts its
-# own). Ctrl-C stops the three members (by their process ids) and leaves the data.
+# `strata bench --target etcd` (the side-by-side `strata-bench versus-etcd` starts its own). Ctrl-C stops the three members (by their process ids) and leaves the data.
 #
 #   bench/etcd/etcd-cluster.sh ETCD DATA_DIR     # ETCD: an etcd binary (bench/etcd/build-etcd.sh builds one)
 #
@@ -123,7 +122,7 @@ endpoints: 127.0.0.1:2379,127.0.0.1:22379,127.0.0.1:32379
 
 Measure it from another terminal:
 
-  bin/strata-bench cluster --target etcd --pids ${pids[0]},${pids[1]},${pids[2]}
+  bin/strata bench --target etcd --server-pids ${pids[0]},${pids[1]},${pids[2]}
 
 Press Ctrl-C to stop the three members.
 INFO

@@ -1,6 +1,5 @@
 package dev.strata.bench;
 
-import dev.strata.bench.cluster.ClusterCommand;
 import dev.strata.bench.cluster.VersusEtcdCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +12,7 @@ import picocli.CommandLine.Spec;
 /** The {@code strata-bench} command: one subcommand per benchmark program. */
 @Command(name = "strata-bench",
         description = "Strata benchmarks. They print figures and write JSON; they assert nothing.",
-        subcommands = {EngineCommand.class, CompressionCommand.class, ClusterCommand.class, VersusEtcdCommand.class,
+        subcommands = {EngineCommand.class, CompressionCommand.class, VersusEtcdCommand.class,
                 CheckpointCommand.class, RecoveryCommand.class})
 public final class Main implements Runnable {
     @Spec

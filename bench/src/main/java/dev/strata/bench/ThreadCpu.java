@@ -1,7 +1,7 @@
 package dev.strata.bench;
 
 import dev.strata.bench.cluster.JitWarmUp;
-import dev.strata.bench.cluster.ProcStat;
+import dev.strata.cli.bench.ProcStat;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,11 +4,14 @@ import dev.strata.cli.bench.BenchReport;
 import dev.strata.cli.bench.BenchSettings;
 import dev.strata.cli.bench.Benchmark;
 import dev.strata.cli.bench.Distribution;
+import dev.strata.cli.bench.EtcdTarget;
 import dev.strata.cli.bench.JsonReport;
+import dev.strata.cli.bench.ServerCpu;
+import dev.strata.cli.bench.StrataTarget;
 import dev.strata.cli.bench.SummaryTable;
+import dev.strata.cli.bench.Target;
 import dev.strata.cli.bench.Workload;
 import dev.strata.client.Consistency;
-import dev.strata.client.StrataClient;
 import dev.strata.client.StrataException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,18 +21,22 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code strata bench}: runs a YCSB core workload or LogKV's against a running cluster through
- * the SDK and reports throughput and latency percentiles per operation type. Failed operations
+ * {@code strata bench}: runs a YCSB core workload or LogKV's against a running cluster, Strata
+ * through the SDK or etcd through its gRPC KV API ({@code --target etcd}), and reports throughput
+ * and latency percentiles per operation type. Failed operations
  * are counted, not fatal, so a run can go on through a failover. Exit codes: 0 the run completed,
  * 1 the cluster could not be reached or the load failed, 2 bad usage.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs a workload against the cluster and measures it: YCSB's core workloads A-F, or LogKV's.",
+        description = {"Runs a workload against the cluster and measures it: YCSB's core workloads A-F, or LogKV's. "
+                + "With --target etcd, the same workload against an etcd cluster through etcd's own gRPC API.",
                 "Loads the keys first with batched puts (skip with --no-load), then runs --clients threads, each with one "
                         + "request in flight, for --duration or --ops: a closed loop, or an open loop at a fixed --rate. A progress "
                         + "line goes to stderr; the summary (or JSON with -o json) to stdout. Throughput and latencies are of "
@@ -38,12 +45,23 @@ import java.util.concurrent.Callable;
         exitCodeList = {"0:the run completed", "1:the cluster could not be reached, or the load failed", "2:bad usage"})
 public final class BenchCommand implements Callable<Integer> {
     private static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
+    /** The three members bench/etcd/etcd-cluster.sh starts. */
+    static final String ETCD_LOCAL_ENDPOINTS = "127.0.0.1:2379,127.0.0.1:22379,127.0.0.1:32379";
+
+    /** The systems {@code --target} names. */
+    enum TargetSystem { strata, etcd }
 
     @Spec
     CommandSpec spec;
 
     @Mixin
     ClientOptions client;
+
+    @Option(names = "--target", paramLabel = "SYSTEM", defaultValue = "strata",
+            description = "the system the endpoints belong to: strata, or etcd (plaintext, its gRPC KV API, requests "
+                    + "round-robin over the endpoints as etcd's client sends them; --endpoints defaults to "
+                    + "bench/etcd/etcd-cluster.sh's " + ETCD_LOCAL_ENDPOINTS + ") (default: ${DEFAULT-VALUE})")
+    TargetSystem target;
 
     @Option(names = "--workload", paramLabel = "NAME", defaultValue = "a",
             description = "a (50%% read, 50%% update), b (95%% read, 5%% update), c (read only), d (95%% read, 5%% "
@@ -129,24 +147,30 @@ public final class BenchCommand implements Callable<Integer> {
             description = "what every key starts with (default: ${DEFAULT-VALUE})")
     String keyPrefix;
 
+    @Option(names = "--server-pids", split = ",", paramLabel = "PID", hideParamSyntax = true,
+            description = "process ids of the cluster's servers on this machine (Linux): the report adds their CPU time "
+                    + "per operation over the measured run")
+    List<Long> serverPids = List.of();
+
     @Option(names = "--json", paramLabel = "FILE", description = "also write the report as JSON to FILE")
     Path json;
 
     @Override
     public Integer call() throws Exception {
         BenchSettings settings = settings();
+        checkServerPids();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         BenchReport report;
-        try (StrataClient c = client.connectForLoad()) {
+        try (Target t = connect()) {
             try {
-                c.status();
+                t.checkReachable();
             } catch (StrataException e) {
-                err.println("strata bench: cannot reach the cluster at " + String.join(",", client.endpoints) + ": "
-                        + e.getMessage());
+                err.println("strata bench: cannot reach the " + t.system() + " cluster at " + String.join(",", t.endpoints())
+                        + ": " + e.getMessage());
                 return 1;
             }
-            Benchmark benchmark = new Benchmark(c, settings, err, System.console() != null);
+            Benchmark benchmark = new Benchmark(t, settings, err, System.console() != null);
             BenchReport.Load loaded = null;
             if (settings.load()) {
                 try {
@@ -156,7 +180,7 @@ public final class BenchCommand implements Callable<Integer> {
                     return 1;
                 }
             }
-            report = benchmark.run(client.endpoints, loaded);
+            report = benchmark.run(loaded, serverPids);
         }
         if (client.json()) {
             JsonReport.write(out, report);
@@ -168,6 +192,28 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("strata bench: wrote " + json);
         }
         return 0;
+    }
+
+    /** Every --server-pids process must be there to be measured: a usage error otherwise. */
+    private void checkServerPids() {
+        try {
+            ServerCpu.totalNanos(serverPids);
+        } catch (UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), "--server-pids: " + e.getMessage(), e);
+        }
+    }
+
+    /** The target the flags name; TLS is Strata's alone, a usage error with etcd. */
+    private Target connect() {
+        if (target == TargetSystem.strata) {
+            return new StrataTarget(client.connectForLoad(), client.endpoints);
+        }
+        if (client.tls.enabled()) {
+            throw new ParameterException(spec.commandLine(), "--target etcd speaks plaintext: drop --tls, --cacert, --cert "
+                    + "and --key");
+        }
+        boolean given = spec.commandLine().getParseResult().hasMatchedOption("--endpoints");
+        return new EtcdTarget(given ? client.endpoints : List.of(ETCD_LOCAL_ENDPOINTS.split(",")), client.timeout);
     }
 
     /** The flags as settings; a bad value is a usage error (exit code 2) naming the flag. */

@@ -1,5 +1,8 @@
 package dev.strata.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.strata.cli.bench.FakeEtcd;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -8,7 +11,10 @@ import java.io.StringWriter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Flags are checked before the command connects: none of these reaches a cluster. */
+/**
+ * Flags are checked before the command connects: none of these reaches a cluster but the
+ * stand-in for etcd.
+ */
 class BenchCommandTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
@@ -62,9 +68,37 @@ class BenchCommandTest {
     }
 
     @Test
+    void etcdIsATargetOverPlaintextOnly() {
+        assertThat(run("--target", "zookeeper")).isEqualTo(2);
+        assertThat(err.toString()).contains("--target");
+        assertThat(run("--target", "etcd", "--tls")).isEqualTo(2);
+        assertThat(err.toString()).contains("--target etcd speaks plaintext");
+    }
+
+    @Test
+    void serverPidsMustBeProcessesHere() {
+        assertThat(run("--server-pids", "2147483647")).isEqualTo(2);
+        assertThat(err.toString()).contains("--server-pids: cannot read the CPU time of process 2147483647");
+    }
+
+    @Test
+    void aRunAgainstEtcdLoadsAndReportsIt() throws Exception {
+        try (FakeEtcd etcd = new FakeEtcd()) {
+            assertThat(run("--target", "etcd", "--endpoints", etcd.endpoint(), "--keys", "300", "--ops", "100",
+                    "--clients", "2", "-o", "json")).as(err.toString()).isZero();
+            JsonNode json = new ObjectMapper().readTree(out.toString());
+            assertThat(json.at("/target").asText()).isEqualTo("etcd");
+            assertThat(json.at("/endpoints/0").asText()).isEqualTo(etcd.endpoint());
+            assertThat(json.at("/load/keys").asLong()).isEqualTo(300);
+            assertThat(json.at("/ok").asLong()).isEqualTo(100);
+            assertThat(etcd.size()).isEqualTo(300);
+        }
+    }
+
+    @Test
     void helpListsTheFlags() {
         assertThat(run("--help")).isZero();
         assertThat(out.toString()).contains("a (50% read, 50% update)", "--workload", "--distribution", "--[no-]load", "--hit-rate", "--hot-fraction",
-                "--endpoints", "serializable", "hotspot");
+                "--endpoints", "serializable", "hotspot", "--target");
     }
 }

@@ -1,15 +1,15 @@
 package dev.strata.bench.cluster;
 
 import com.google.protobuf.ByteString;
-import dev.strata.bench.etcd.pb.CompactionRequest;
-import dev.strata.bench.etcd.pb.KVGrpc;
-import dev.strata.bench.etcd.pb.MaintenanceGrpc;
-import dev.strata.bench.etcd.pb.PutRequest;
-import dev.strata.bench.etcd.pb.PutResponse;
-import dev.strata.bench.etcd.pb.RangeRequest;
-import dev.strata.bench.etcd.pb.RangeResponse;
-import dev.strata.bench.etcd.pb.StatusRequest;
-import dev.strata.bench.etcd.pb.StatusResponse;
+import dev.strata.cli.etcd.pb.CompactionRequest;
+import dev.strata.cli.etcd.pb.KVGrpc;
+import dev.strata.cli.etcd.pb.MaintenanceGrpc;
+import dev.strata.cli.etcd.pb.PutRequest;
+import dev.strata.cli.etcd.pb.PutResponse;
+import dev.strata.cli.etcd.pb.RangeRequest;
+import dev.strata.cli.etcd.pb.RangeResponse;
+import dev.strata.cli.etcd.pb.StatusRequest;
+import dev.strata.cli.etcd.pb.StatusResponse;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 

@@ -1,5 +1,7 @@
 package dev.strata.bench.cluster;
 
+import dev.strata.cli.bench.ProcStat;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.List;

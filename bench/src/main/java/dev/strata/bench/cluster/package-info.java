@@ -2,11 +2,12 @@
  * The cluster driver: one load generator for Strata and etcd, so the two can be compared with
  * nothing but the server changed.
  *
- * <p>{@link dev.strata.bench.cluster.ClusterCommand} ({@code strata-bench cluster}) drives a
- * cluster someone else started; {@link dev.strata.bench.cluster.VersusEtcdCommand}
- * ({@code strata-bench versus-etcd}) starts both systems as processes on this machine
+ * <p>{@link dev.strata.bench.cluster.VersusEtcdCommand} ({@code strata-bench versus-etcd}) starts
+ * both systems as processes on this machine
  * ({@code LocalEtcd}, {@code LocalStrata}), measures them round after round and summarises the
- * rounds ({@code VersusSummary}: medians and per-round ratios Strata / etcd).
+ * rounds ({@code VersusSummary}: medians and per-round ratios Strata / etcd). To measure a cluster
+ * someone else started, Strata's or etcd's, {@code strata bench} (the command line's
+ * {@code dev.strata.cli.bench}) runs workloads against it.
  *
  * <p>The parts: a system is a {@code KvTarget} ({@code StrataKvTarget} over Strata's generated
  * stubs, {@code EtcdKvTarget} over etcd's own protos compiled into this module, both on the

@@ -1,14 +1,15 @@
 package dev.strata.bench.cluster;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
+import dev.strata.cli.bench.ProcStat;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JitWarmUpTest {
     private static final long SECOND = 1_000_000_000L;

@@ -15,16 +15,19 @@ import java.util.Map;
  *
  * @param startedAt    when the measured run started, ISO-8601
  * @param mix          each operation's fraction of the workload
+ * @param target       the system run against: strata or etcd
  * @param load         the load before the run; null with --no-load
  * @param seconds      the measured run's length
  * @param ok           operations that succeeded, of every type
  * @param opsPerSecond {@code ok / seconds}
  * @param failed       operations that failed, of every type
  * @param operations   the figures of each operation type in the mix
+ * @param serverCpu    the server processes' CPU time over the run; null unless --server-pids
  */
-public record BenchReport(String startedAt, BenchSettings settings, Map<String, Double> mix, List<String> endpoints,
+public record BenchReport(String startedAt, BenchSettings settings, Map<String, Double> mix, String target,
+                          List<String> endpoints,
                           MachineInfo machine, Load load, double seconds, long ok, double opsPerSecond, long failed,
-                          List<OpStats> operations) {
+                          List<OpStats> operations, ServerCpu serverCpu) {
     /** The load of the key space before the run. */
     public record Load(long keys, double seconds, double keysPerSecond) {}
 
@@ -40,8 +43,8 @@ public record BenchReport(String startedAt, BenchSettings settings, Map<String, 
     public record OpStats(String op, long ok, long failed, long notFound, double opsPerSecond,
                           LatencySummary latencyMicros, Map<String, Long> failures) {}
 
-    static BenchReport of(String startedAt, BenchSettings settings, List<String> endpoints, Load load,
-                          PhaseStats.Result run) {
+    static BenchReport of(String startedAt, BenchSettings settings, String target, List<String> endpoints, Load load,
+                          PhaseStats.Result run, ServerCpu serverCpu) {
         Map<String, Double> mix = new LinkedHashMap<>();
         List<OpStats> operations = new ArrayList<>();
         Tally t = run.tally();
@@ -51,7 +54,7 @@ public record BenchReport(String startedAt, BenchSettings settings, Map<String, 
             operations.add(new OpStats(op.label(), t.ok(op), t.failed(op), t.notFound(op),
                     t.ok(op) / run.seconds(), LatencySummary.of(t.latencyNanos(op)), t.failures(op)));
         }
-        return new BenchReport(startedAt, settings, mix, List.copyOf(endpoints), MachineInfo.current(), load,
-                run.seconds(), t.ok(), t.ok() / run.seconds(), t.failed(), operations);
+        return new BenchReport(startedAt, settings, mix, target, List.copyOf(endpoints), MachineInfo.current(), load,
+                run.seconds(), t.ok(), t.ok() / run.seconds(), t.failed(), operations, serverCpu);
     }
 }

@@ -1,7 +1,5 @@
 package dev.strata.cli.bench;
 
-import dev.strata.client.StrataClient;
-
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,7 +10,7 @@ import java.util.concurrent.Future;
 
 /**
  * A workload run against a cluster, the way {@code strata bench} runs it, YCSB-style: load the key
- * space ({@link #load}), then run --clients workers sharing one client, first for the warm-up,
+ * space ({@link #load}), then run --clients workers sharing one {@link Target}, first for the warm-up,
  * unmeasured, then for the measured run ({@link #run}). Each worker has one request in flight:
  * it sends the next as soon as the last is answered (closed loop), or, with a --rate, when the
  * next is due (open loop), so that the workers are only the cap on requests in flight. A
@@ -20,7 +18,7 @@ import java.util.concurrent.Future;
  * the report, never thrown. Not thread-safe: one call at a time.
  */
 public final class Benchmark {
-    private final StrataClient client;
+    private final Target target;
     private final BenchSettings settings;
     private final KeySpace keys;
     private final PrintWriter progress;
@@ -30,8 +28,8 @@ public final class Benchmark {
      * @param progress where the progress line goes (stderr)
      * @param terminal whether {@code progress} is a terminal, where the line is redrawn in place
      */
-    public Benchmark(StrataClient client, BenchSettings settings, PrintWriter progress, boolean terminal) {
-        this.client = client;
+    public Benchmark(Target target, BenchSettings settings, PrintWriter progress, boolean terminal) {
+        this.target = target;
         this.settings = settings;
         this.keys = new KeySpace(settings.keyPrefix());
         this.progress = progress;
@@ -44,22 +42,24 @@ public final class Benchmark {
      * @throws dev.strata.client.StrataException when a batch failed; the load is then incomplete
      */
     public BenchReport.Load load() throws InterruptedException {
-        return new Loader(client, settings, keys).load(progress, terminal);
+        return new Loader(target, settings, keys).load(progress, terminal);
     }
 
     /**
      * The warm-up, if any, then the measured run.
      *
-     * @param endpoints the cluster's, for the report
-     * @param load      what {@link #load} returned, or null when the keys were loaded before
+     * @param load       what {@link #load} returned, or null when the keys were loaded before
+     * @param serverPids the cluster's server processes on this machine, whose CPU time the report
+     *                   gives per operation; empty for none
+     * @throws java.io.UncheckedIOException when a server process's CPU time cannot be read
      */
-    public BenchReport run(List<String> endpoints, BenchReport.Load load) throws InterruptedException {
+    public BenchReport run(BenchReport.Load load, List<Long> serverPids) throws InterruptedException {
         Meter meter = new Meter();
         InsertCounter inserts = new InsertCounter(settings.keys());
         SplittableRandom seeds = new SplittableRandom(settings.seed());
         List<Worker> workers = new ArrayList<>();
         for (int i = 0; i < settings.clients(); i++) {
-            workers.add(new Worker(client, settings, keys, inserts, meter, seeds.split()));
+            workers.add(new Worker(target, settings, keys, inserts, meter, seeds.split()));
         }
         ExecutorService pool = Threads.pool(settings.clients(), "strata-bench-client");
         try {
@@ -68,8 +68,11 @@ public final class Benchmark {
             }
             String startedAt = Instant.now().toString();
             PhaseEnd end = settings.ops() != null ? PhaseEnd.afterOps(settings.ops()) : PhaseEnd.after(settings.duration());
+            long cpuBefore = ServerCpu.totalNanos(serverPids);
             PhaseStats.Result measured = phase("run", end, workers, pool, meter);
-            return BenchReport.of(startedAt, settings, endpoints, load, measured);
+            ServerCpu cpu = serverPids.isEmpty() ? null
+                    : ServerCpu.of(serverPids, ServerCpu.totalNanos(serverPids) - cpuBefore, measured.tally().ok());
+            return BenchReport.of(startedAt, settings, target.system(), target.endpoints(), load, measured, cpu);
         } finally {
             pool.shutdownNow();
         }

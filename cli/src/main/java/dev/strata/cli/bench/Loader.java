@@ -1,8 +1,6 @@
 package dev.strata.cli.bench;
 
-import dev.strata.client.Batch;
 import dev.strata.client.OutcomeUnknownException;
-import dev.strata.client.StrataClient;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -21,11 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Loader {
     private static final int ATTEMPTS = 3;
-    private static final int MAX_BATCH_KEYS = 1000;
-    /** Well below the server's default request limit (24 MiB), and small enough to spread over every thread. */
+    /** Below the default request limits (Strata 24 MiB, etcd 1.5 MiB), and small enough to spread over every thread. */
     private static final long MAX_BATCH_BYTES = 1 << 20;
 
-    private final StrataClient client;
+    private final Target target;
     private final BenchSettings settings;
     private final KeySpace keys;
     private final int batchKeys;
@@ -33,12 +30,12 @@ final class Loader {
     private final AtomicLong loaded = new AtomicLong();
     private volatile boolean failed;
 
-    Loader(StrataClient client, BenchSettings settings, KeySpace keys) {
-        this.client = client;
+    Loader(Target target, BenchSettings settings, KeySpace keys) {
+        this.target = target;
         this.settings = settings;
         this.keys = keys;
         long entry = keys.key(0).length + settings.valueSize();
-        this.batchKeys = (int) Math.max(1, Math.min(MAX_BATCH_KEYS, MAX_BATCH_BYTES / entry));
+        this.batchKeys = (int) Math.max(1, Math.min(target.maxBatchKeys(), MAX_BATCH_BYTES / entry));
     }
 
     /**
@@ -73,11 +70,13 @@ final class Loader {
             for (long from = nextBatch.getAndIncrement() * batchKeys; from < settings.keys() && !failed;
                  from = nextBatch.getAndIncrement() * batchKeys) {
                 long to = Math.min(settings.keys(), from + batchKeys);
-                Batch batch = client.batch();
+                List<byte[]> keysOfBatch = new ArrayList<>();
+                List<byte[]> valuesOfBatch = new ArrayList<>();
                 for (long n = from; n < to; n++) {
-                    batch.put(keys.key(n), values.next());
+                    keysOfBatch.add(keys.key(n));
+                    valuesOfBatch.add(values.next());
                 }
-                commit(batch);
+                commit(keysOfBatch, valuesOfBatch);
                 loaded.addAndGet(to - from);
             }
         } catch (RuntimeException e) {
@@ -86,10 +85,10 @@ final class Loader {
         }
     }
 
-    private static void commit(Batch batch) {
+    private void commit(List<byte[]> keysOfBatch, List<byte[]> valuesOfBatch) {
         for (int attempt = 1; ; attempt++) {
             try {
-                batch.commit();
+                target.putAll(keysOfBatch, valuesOfBatch);
                 return;
             } catch (OutcomeUnknownException e) {
                 if (attempt == ATTEMPTS) {

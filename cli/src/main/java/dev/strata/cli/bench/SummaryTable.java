@@ -18,13 +18,17 @@ public final class SummaryTable {
         line(out, "workload %s (%s keys, %s reads): %,d keys, %,d-byte values (%.0f%% compressible), %d clients, seed %d",
                 s.workload(), s.distribution(), s.consistency().name().toLowerCase(Locale.ROOT), s.keys(), s.valueSize(),
                 s.compressibility() * 100, s.clients(), s.seed());
-        line(out, "endpoints: %s", String.join(", ", r.endpoints()));
+        line(out, "endpoints: %s (%s)", String.join(", ", r.endpoints()), r.target());
         if (r.load() != null) {
             line(out, "load: %,d keys in %.1f s (%,.0f keys/s)", r.load().keys(), r.load().seconds(), r.load().keysPerSecond());
         }
         String loop = s.rate() == null ? "closed loop" : String.format(Locale.ROOT, "open loop, offered %,.0f ops/s", s.rate());
         line(out, "run (%s): %.1f s, %,d ok, %,.1f ops/s, %,d failed", loop, r.seconds(), r.ok(), r.opsPerSecond(),
                 r.failed());
+        if (r.serverCpu() != null) {
+            line(out, "server CPU: %.1f s over processes %s, %,.0f us per ok operation", r.serverCpu().seconds(),
+                    r.serverCpu().pids(), r.serverCpu().microsPerOp());
+        }
         out.println();
         line(out, "%-18s %12s %8s %11s %9s %9s %9s %9s %9s", "op", "ok", "failed", "ops/s", "p50 ms", "p90 ms", "p99 ms",
                 "p99.9 ms", "max ms");

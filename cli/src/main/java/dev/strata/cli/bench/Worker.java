@@ -1,24 +1,19 @@
 package dev.strata.cli.bench;
 
-import dev.strata.client.KeyRange;
-import dev.strata.client.KeyValue;
-import dev.strata.client.RangeOptions;
-import dev.strata.client.StrataClient;
 import dev.strata.client.StrataException;
 
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 
 /**
  * One client thread of a run: it draws an operation from the mix and a key from the
- * distribution, runs it through the shared {@link StrataClient}, waits for it, and records it in
+ * distribution, runs it through the shared {@link Target}, waits for it, and records it in
  * the meter; then the next at once (closed loop) or when the next is due (open loop,
  * {@link Pacer}). A call that fails ({@link StrataException}, an unknown outcome included) is
  * counted by its code and the loop goes on, so a run rides through a leader change or a node
  * going down. Not thread-safe: a worker runs on one thread at a time, one phase after another.
  */
 final class Worker {
-    private final StrataClient client;
+    private final Target target;
     private final BenchSettings settings;
     private final OperationMix mix;
     private final KeySpace keys;
@@ -27,11 +22,10 @@ final class Worker {
     private final SplittableRandom random;
     private final KeyChooser chooser;
     private final ValueGenerator values;
-    private final RangeOptions scan;
 
-    Worker(StrataClient client, BenchSettings settings, KeySpace keys, InsertCounter inserts, Meter meter,
+    Worker(Target target, BenchSettings settings, KeySpace keys, InsertCounter inserts, Meter meter,
            SplittableRandom random) {
-        this.client = client;
+        this.target = target;
         this.settings = settings;
         this.mix = settings.mix();
         this.keys = keys;
@@ -40,7 +34,6 @@ final class Worker {
         this.random = random;
         this.chooser = settings.distribution().chooser(settings, inserts, random);
         this.values = new ValueGenerator(random.nextLong(), Math.toIntExact(settings.valueSize()), settings.compressibility());
-        this.scan = RangeOptions.defaults().withConsistency(settings.consistency());
     }
 
     /** Closed loop: runs operations one after another until {@code end} says stop. */
@@ -85,18 +78,18 @@ final class Worker {
     private boolean read() {
         long n = chooser.next();
         byte[] key = random.nextDouble() < settings.hitRate() ? keys.key(n) : keys.absent(n);
-        return client.get(key, settings.consistency()).isPresent();
+        return target.get(key, settings.consistency());
     }
 
     private boolean update() {
-        client.put(keys.key(chooser.next()), values.next());
+        target.put(keys.key(chooser.next()), values.next());
         return true;
     }
 
     private boolean insert() {
         long n = inserts.next();
         try {
-            client.put(keys.key(n), values.next());
+            target.put(keys.key(n), values.next());
         } finally {
             inserts.finished(n);
         }
@@ -106,18 +99,15 @@ final class Worker {
     /** Reads 1 to --max-scan-length keys from a chosen one on, as YCSB's scan (uniform length). */
     private boolean scan() {
         int length = 1 + random.nextInt(settings.maxScanLength());
-        KeyRange range = KeyRange.between(keys.key(chooser.next()), keys.end());
-        try (Stream<KeyValue> kvs = client.range(range, scan.withLimit(length).withPageSize(length))) {
-            kvs.forEach(kv -> { });
-        }
+        target.scan(keys.key(chooser.next()), keys.end(), length, settings.consistency());
         return true;
     }
 
     /** A read, then a write of the same key, timed together; whether the read found the key. */
     private boolean readModifyWrite() {
         byte[] key = keys.key(chooser.next());
-        boolean found = client.get(key, settings.consistency()).isPresent();
-        client.put(key, values.next());
+        boolean found = target.get(key, settings.consistency());
+        target.put(key, values.next());
         return found;
     }
 }

@@ -22,8 +22,8 @@ class ReportTest {
             m.succeeded(OpType.READ, i * 10_000L, i % 10 != 0);
         }
         m.failed(OpType.UPDATE, StrataException.Code.UNAVAILABLE);
-        return BenchReport.of("2025-01-01T00:00:00Z", s, List.of("127.0.0.1:7100"), new BenchReport.Load(1000, 2, 500),
-                new PhaseStats.Result(m.harvest(), 10));
+        return BenchReport.of("2025-01-01T00:00:00Z", s, "etcd", List.of("127.0.0.1:2379"), new BenchReport.Load(1000, 2, 500),
+                new PhaseStats.Result(m.harvest(), 10), ServerCpu.of(List.of(11L, 12L), 150_000_000L, 100));
     }
 
     @Test
@@ -33,6 +33,9 @@ class ReportTest {
         JsonNode json = new ObjectMapper().readTree(out.toString());
 
         assertThat(json.at("/settings/workload").asText()).isEqualTo("a");
+        assertThat(json.at("/target").asText()).isEqualTo("etcd");
+        assertThat(json.at("/endpoints/0").asText()).isEqualTo("127.0.0.1:2379");
+        assertThat(json.at("/serverCpu/microsPerOp").asDouble()).isEqualTo(1500.0);
         assertThat(json.at("/settings/duration").asText()).isEqualTo("PT10S");
         assertThat(json.at("/settings/ops").isMissingNode()).isTrue();
         assertThat(json.at("/mix/read").asDouble()).isEqualTo(0.5);
@@ -56,6 +59,8 @@ class ReportTest {
         SummaryTable.print(report(), new PrintWriter(out));
         String text = out.toString();
         assertThat(text).contains("workload a (zipfian keys, linearizable reads)")
+                .contains("endpoints: 127.0.0.1:2379 (etcd)")
+                .contains("server CPU: 0.2 s over processes [11, 12], 1,500 us per ok operation")
                 .contains("run (closed loop): 10.0 s, 100 ok, 10.0 ops/s, 1 failed")
                 .containsPattern("read +100 +0 +10\\.0 +0\\.50")
                 .contains("update failures: UNAVAILABLE 1")

@@ -1,4 +1,4 @@
-package dev.strata.bench.cluster;
+package dev.strata.cli.bench;
 
 import org.junit.jupiter.api.Test;
 
