@@ -57,7 +57,7 @@ final class DeltaIngest {
 
     /**
      * @param staging       the directory the deltas' files were received into, under their names
-     * @param deltas        contiguous deltas, oldest first
+     * @param received      contiguous deltas, oldest first
      * @param holdsUpTo     the engine holds every write up to this sequence
      * @param current       the engine's current version (referenced by the caller)
      * @param tableOptions  how to write a table rewritten without what the engine holds
@@ -65,8 +65,10 @@ final class DeltaIngest {
      *         value log they bring is already live here; CORRUPTION when a file does not match
      *         its content id or a table points into a value log the deltas do not bring
      */
-    public static Result stage(Path staging, List<Delta> deltas, long holdsUpTo, Path dataDir, Path valueLogDir,
+    public static Result stage(Path staging, List<Delta> received, long holdsUpTo, Path dataDir, Path valueLogDir,
                                VersionSet versions, Version current, TableBuilder.Options tableOptions) throws IOException {
+        // What is checked below is what is ingested: the engine's own reading of each delta.
+        List<DeltaContents> deltas = received.stream().map(DeltaContents::of).toList();
         if (deltas.isEmpty()) {
             throw new EngineException(EngineException.Code.INVALID_ARGUMENT, "no deltas to ingest");
         }
@@ -82,15 +84,14 @@ final class DeltaIngest {
             }
         }
         Map<ValueLogId, ValueLogFileMetadata> brought = new HashMap<>();
-        List<DeltaContents> contents = deltas.stream().map(DeltaContents::of).toList();
-        contents.forEach(d -> d.valueLogs().forEach(m -> brought.put(m.id(), m)));
+        deltas.forEach(d -> d.valueLogs().forEach(m -> brought.put(m.id(), m)));
 
         List<VersionEdit.NewFile> tables = new ArrayList<>();
         List<ValueLogFileMetadata> logs = new ArrayList<>();
         Map<ValueLogId, Long> garbage = new HashMap<>();
         try {
             Map<ValueLogId, Long> referenced = new HashMap<>();
-            for (DeltaContents d : contents) {
+            for (DeltaContents d : deltas) {
                 for (VersionEdit.NewFile t : d.tables()) {
                     FileMetadata f = t.file();
                     if (f.largestSequence() <= holdsUpTo) {

@@ -1,6 +1,7 @@
 package dev.strata.engine.checkpoint;
 
 import dev.strata.engine.util.Directories;
+import dev.strata.engine.version.CheckpointContents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,7 +107,9 @@ public final class Checkpoints {
      * (the caller holds their version) in {@code dataDir} and {@code valueLogDir}. Returns the
      * existing one when a checkpoint at that sequence already exists.
      */
-    public synchronized Checkpoint create(CheckpointManifest manifest) throws IOException {
+    public synchronized Checkpoint create(CheckpointManifest given) throws IOException {
+        // What is linked is what is described: the engine's own writing of the manifest.
+        CheckpointManifest manifest = CheckpointContents.of(given);
         Checkpoint existing = bySequence.get(manifest.sequence());
         if (existing != null) {
             return existing;
