@@ -30,9 +30,9 @@ import java.util.concurrent.Callable;
 /**
  * {@code strata bench}: runs a YCSB core workload or LogKV's against a running cluster, Strata
  * through the SDK or etcd through its gRPC KV API ({@code --target etcd}), and reports throughput
- * and latency percentiles per operation type. Failed operations
- * are counted, not fatal, so a run can go on through a failover. Exit codes: 0 the run completed,
- * 1 the cluster could not be reached or the load failed, 2 bad usage.
+ * and latency percentiles per operation type. Failed operations are counted, not fatal, so a run
+ * can go on through a failover. Exit codes: 0 the run completed, 1 the cluster could not be
+ * reached, the load failed or etcd could not compact its history, 2 bad usage.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs a workload against the cluster and measures it: YCSB's core workloads A-F, or LogKV's. "
@@ -42,7 +42,8 @@ import java.util.concurrent.Callable;
                         + "line goes to stderr; the summary (or JSON with -o json) to stdout. Throughput and latencies are of "
                         + "the operations that succeeded; failed ones are counted apart by error code, not fatal."},
         exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:the run completed", "1:the cluster could not be reached, or the load failed", "2:bad usage"})
+        exitCodeList = {"0:the run completed", "1:the cluster could not be reached, the load failed, or etcd could not "
+                + "compact its history", "2:bad usage"})
 public final class BenchCommand implements Callable<Integer> {
     private static final Duration DEFAULT_DURATION = Duration.ofSeconds(30);
     /** The three members bench/etcd/etcd-cluster.sh starts. */
@@ -180,7 +181,12 @@ public final class BenchCommand implements Callable<Integer> {
                     return 1;
                 }
             }
-            report = benchmark.run(loaded, serverPids);
+            try {
+                report = benchmark.run(loaded, serverPids);
+            } catch (StrataException e) {
+                err.println("strata bench: " + e.getMessage());
+                return 1;
+            }
         }
         if (client.json()) {
             JsonReport.write(out, report);

@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The driver's flags, shared by {@code cluster} and {@code versus-etcd} (a picocli mixin). */
+/** The driver's flags for {@code versus-etcd} (a picocli mixin). */
 final class DriverOptions {
     @Option(names = "--ops", split = ",", paramLabel = "OP,...", hideParamSyntax = true, defaultValue = "put,get,sget",
             converter = OpConverter.class,

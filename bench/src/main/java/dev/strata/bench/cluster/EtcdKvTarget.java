@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * etcd through its own gRPC API ({@code etcdserverpb.KV} Put and Range,
  * {@code etcdserverpb.Maintenance/Status} for the leader), from the subset of etcd's protos
- * compiled into this module ({@code src/main/proto/etcd}). A linearizable get is a Range of one
+ * the command line compiles ({@code cli/src/main/proto/etcd}). A linearizable get is a Range of one
  * key with {@code serializable = false}, etcd's default; a serializable one sets it.
  */
 final class EtcdKvTarget implements KvTarget {

@@ -10,10 +10,10 @@
  * {@code dev.strata.cli.bench}) runs workloads against it.
  *
  * <p>The parts: a system is a {@code KvTarget} ({@code StrataKvTarget} over Strata's generated
- * stubs, {@code EtcdKvTarget} over etcd's own protos compiled into this module, both on the
- * same {@code Channels}); a {@code Route} says which endpoints a run uses (leader, a follower,
- * all); {@code ClosedLoop} keeps N operations in flight, {@code OpenLoop} offers a fixed rate on
- * a {@code OpenLoopSchedule} and measures latency from each operation's intended start;
+ * stubs, {@code EtcdKvTarget} over etcd's own protos, which the command line's module compiles,
+ * both on the same {@code Channels}); a {@code Route} says which endpoints a run uses (leader,
+ * a follower, all); {@code ClosedLoop} keeps N operations in flight, {@code OpenLoop} offers a
+ * fixed rate on a {@code OpenLoopSchedule} and measures latency from each operation's intended start;
  * {@code Outcomes} keeps successes (an HdrHistogram) and failures (by gRPC status) apart;
  * {@code Driver} runs one workload and samples the servers' CPU time ({@code ProcStat}) and its
  * own at the two ends of the measured window.

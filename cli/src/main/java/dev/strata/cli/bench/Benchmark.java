@@ -1,6 +1,7 @@
 package dev.strata.cli.bench;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,8 @@ public final class Benchmark {
      * @param load       what {@link #load} returned, or null when the keys were loaded before
      * @param serverPids the cluster's server processes on this machine, whose CPU time the report
      *                   gives per operation; empty for none
-     * @throws java.io.UncheckedIOException when a server process's CPU time cannot be read
+     * @throws java.io.UncheckedIOException when a server process's CPU time cannot be read at the start
+     * @throws dev.strata.client.StrataException when the target cannot be readied ({@link Target#settle})
      */
     public BenchReport run(BenchReport.Load load, List<Long> serverPids) throws InterruptedException {
         Meter meter = new Meter();
@@ -63,18 +65,33 @@ public final class Benchmark {
         }
         ExecutorService pool = Threads.pool(settings.clients(), "strata-bench-client");
         try {
+            target.settle();
             if (!settings.warmup().isZero()) {
                 phase("warmup", PhaseEnd.after(settings.warmup()), workers, pool, meter);
+                target.settle();
             }
             String startedAt = Instant.now().toString();
             PhaseEnd end = settings.ops() != null ? PhaseEnd.afterOps(settings.ops()) : PhaseEnd.after(settings.duration());
             long cpuBefore = ServerCpu.totalNanos(serverPids);
             PhaseStats.Result measured = phase("run", end, workers, pool, meter);
-            ServerCpu cpu = serverPids.isEmpty() ? null
-                    : ServerCpu.of(serverPids, ServerCpu.totalNanos(serverPids) - cpuBefore, measured.tally().ok());
+            ServerCpu cpu = serverCpu(serverPids, cpuBefore, measured.tally().ok());
             return BenchReport.of(startedAt, settings, target.system(), target.endpoints(), load, measured, cpu);
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /** The servers' CPU over the run, or null when none was asked for or one of them is gone (said on the progress stream). */
+    private ServerCpu serverCpu(List<Long> pids, long nanosBefore, long ok) {
+        if (pids.isEmpty()) {
+            return null;
+        }
+        try {
+            return ServerCpu.of(pids, ServerCpu.totalNanos(pids) - nanosBefore, ok);
+        } catch (UncheckedIOException e) {
+            progress.println("strata bench: no server CPU figure: " + e.getMessage());
+            progress.flush();
+            return null;
         }
     }
 

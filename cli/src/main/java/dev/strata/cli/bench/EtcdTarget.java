@@ -1,10 +1,13 @@
 package dev.strata.cli.bench;
 
 import com.google.protobuf.ByteString;
+import dev.strata.cli.etcd.pb.CompactionRequest;
 import dev.strata.cli.etcd.pb.KVGrpc;
+import dev.strata.cli.etcd.pb.MaintenanceGrpc;
 import dev.strata.cli.etcd.pb.PutRequest;
 import dev.strata.cli.etcd.pb.RangeRequest;
 import dev.strata.cli.etcd.pb.RequestOp;
+import dev.strata.cli.etcd.pb.StatusRequest;
 import dev.strata.cli.etcd.pb.TxnRequest;
 import dev.strata.client.Consistency;
 import dev.strata.client.OutcomeUnknownException;
@@ -27,14 +30,18 @@ import java.util.function.Function;
  * forward writes to their leader). A get is a Range of one key, {@code serializable} for a
  * serializable read; a scan a Range with {@code range_end} and {@code limit}; the load's batches
  * are transactions of puts with no compares, at most {@value #MAX_TXN_OPS} of them, etcd's default
- * {@code --max-txn-ops}.
+ * {@code --max-txn-ops}. Before a measured phase the history is compacted to the current
+ * revision ({@link #settle}).
  */
 public final class EtcdTarget implements Target {
     static final int MAX_TXN_OPS = 128;
+    /** A physical compaction of a large history takes a while. */
+    private static final Duration COMPACT_TIMEOUT = Duration.ofMinutes(2);
 
     private final List<String> endpoints;
     private final List<ManagedChannel> channels;
     private final List<KVGrpc.KVBlockingStub> stubs;
+    private final List<MaintenanceGrpc.MaintenanceBlockingStub> maintenance;
     private final Duration timeout;
     private final AtomicInteger next = new AtomicInteger();
 
@@ -50,6 +57,7 @@ public final class EtcdTarget implements Target {
                         .build())
                 .toList();
         this.stubs = channels.stream().map(KVGrpc::newBlockingStub).toList();
+        this.maintenance = channels.stream().map(MaintenanceGrpc::newBlockingStub).toList();
         this.timeout = timeout;
     }
 
@@ -116,6 +124,30 @@ public final class EtcdTarget implements Target {
     @Override
     public int maxBatchKeys() {
         return MAX_TXN_OPS;
+    }
+
+    /**
+     * Compacts to the current revision and waits until the space is being reclaimed
+     * ({@code physical}). A compaction at a revision already compacted (nothing written since)
+     * is refused by etcd and is no failure here.
+     */
+    @Override
+    public void settle() {
+        int i = Math.floorMod(next.getAndIncrement(), stubs.size());
+        try {
+            long revision = maintenance.get(i).withDeadlineAfter(COMPACT_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)
+                    .status(StatusRequest.getDefaultInstance()).getHeader().getRevision();
+            stubs.get(i).withDeadlineAfter(COMPACT_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)
+                    .compact(CompactionRequest.newBuilder().setRevision(revision).setPhysical(true).build());
+        } catch (StatusRuntimeException e) {
+            String description = e.getStatus().getDescription();
+            boolean compactedAlready = e.getStatus().getCode() == Status.Code.OUT_OF_RANGE && description != null
+                    && description.contains("has been compacted");
+            if (!compactedAlready) {
+                throw new StrataException(StrataException.Code.valueOf(e.getStatus().getCode().name()),
+                        "compacting etcd's history at " + endpoints.get(i) + ": " + e.getStatus(), e);
+            }
+        }
     }
 
     private <T> T call(Function<KVGrpc.KVBlockingStub, T> rpc, boolean write) {

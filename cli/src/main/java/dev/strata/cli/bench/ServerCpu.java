@@ -11,9 +11,9 @@ import java.util.List;
  *
  * @param pids        the processes measured
  * @param seconds     the CPU seconds they used together
- * @param microsPerOp CPU microseconds per operation that succeeded
+ * @param microsPerOp CPU microseconds per operation that succeeded; null when none did
  */
-public record ServerCpu(List<Long> pids, double seconds, double microsPerOp) {
+public record ServerCpu(List<Long> pids, double seconds, Double microsPerOp) {
 
     /** The processes' CPU time so far, in nanoseconds; throws when one is gone (or there is no /proc). */
     public static long totalNanos(List<Long> pids) {
@@ -30,6 +30,6 @@ public record ServerCpu(List<Long> pids, double seconds, double microsPerOp) {
     }
 
     static ServerCpu of(List<Long> pids, long nanos, long ok) {
-        return new ServerCpu(List.copyOf(pids), nanos / 1e9, ok == 0 ? Double.NaN : nanos / 1e3 / ok);
+        return new ServerCpu(List.copyOf(pids), nanos / 1e9, ok == 0 ? null : nanos / 1e3 / ok);
     }
 }

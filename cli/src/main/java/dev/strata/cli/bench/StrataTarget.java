@@ -72,6 +72,11 @@ public final class StrataTarget implements Target {
     }
 
     @Override
+    public void settle() {
+        // Strata keeps no history to compact.
+    }
+
+    @Override
     public void close() {
         client.close();
     }

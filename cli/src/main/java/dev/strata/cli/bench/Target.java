@@ -34,6 +34,13 @@ public interface Target extends AutoCloseable {
     /** The most writes one {@link #putAll} may carry. */
     int maxBatchKeys();
 
+    /**
+     * Readies the cluster for a measured phase after writes: etcd compacts its history (it keeps
+     * every revision until compacted, Strata keeps none), as an operator's etcd would, so a run
+     * does not pay for the load's revisions or fill etcd's quota with them. Nothing for Strata.
+     */
+    void settle();
+
     @Override
     void close();
 }

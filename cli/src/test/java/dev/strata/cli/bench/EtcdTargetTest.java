@@ -63,8 +63,9 @@ class EtcdTargetTest {
         BenchReport.Load load = bench.load();
         assertThat(load.keys()).isEqualTo(1000);
         assertThat(etcd.size()).isEqualTo(1000);
-        assertThat(etcd.txnSizes).as("no transaction over etcd's --max-txn-ops").allMatch(n -> n <= EtcdTarget.MAX_TXN_OPS)
-                .hasSizeGreaterThanOrEqualTo(1000 / EtcdTarget.MAX_TXN_OPS);
+        assertThat(etcd.txnSizes).as("no transaction over etcd's default --max-txn-ops").allMatch(n -> n <= 128)
+                .hasSizeGreaterThanOrEqualTo(1000 / 128);
+        long loadedRevision = etcd.revision.get();
 
         long self = ProcessHandle.current().pid(); // the stand-in serves from this process
         BenchReport report = bench.run(load, List.of(self));
@@ -74,15 +75,18 @@ class EtcdTargetTest {
         assertThat(report.serverCpu().microsPerOp()).isEqualTo(report.serverCpu().seconds() * 1e6 / 300, within(1e-6));
         assertThat(report.ok()).isEqualTo(300);
         assertThat(report.failed()).isZero();
+        assertThat(etcd.compactions).as("the load's history is compacted before the run").hasSize(1)
+                .allMatch(c -> c.getRevision() == loadedRevision && c.getPhysical());
         assertThat(etcd.ranges).as("workload e's scans are serializable ranges with an end").isNotEmpty()
                 .allMatch(r -> r.getSerializable() && !r.getRangeEnd().isEmpty() && r.getLimit() >= 1 && r.getLimit() <= 10);
     }
 
     @Test
-    void failuresCarryTheStatusCodeAndAWriteThatMayHaveLandedIsUnknown() throws Exception {
-        etcd.failPuts = Status.DEADLINE_EXCEEDED;
-        assertThatThrownBy(() -> target.put(b("k"), b("v"))).isInstanceOf(OutcomeUnknownException.class)
-                .extracting(e -> ((StrataException) e).code()).isEqualTo(StrataException.Code.DEADLINE_EXCEEDED);
+    void failuresCarryTheStatusCode() throws Exception {
+        etcd.failPuts = Status.UNAVAILABLE;
+        assertThatThrownBy(() -> target.put(b("k"), b("v"))).as("the connection may have carried it")
+                .isInstanceOf(OutcomeUnknownException.class)
+                .extracting(e -> ((StrataException) e).code()).isEqualTo(StrataException.Code.UNAVAILABLE);
         etcd.failPuts = Status.RESOURCE_EXHAUSTED.withDescription("etcdserver: mvcc: database space exceeded");
         assertThatThrownBy(() -> target.putAll(List.of(b("k")), List.of(b("v"))))
                 .isNotInstanceOf(OutcomeUnknownException.class).hasMessageContaining("database space exceeded")
@@ -96,6 +100,44 @@ class EtcdTargetTest {
         assertThat(update.ok()).isZero();
         assertThat(update.failed()).isPositive().isEqualTo(update.failures().get("RESOURCE_EXHAUSTED"));
         assertThat(report.ok() + report.failed()).isEqualTo(200);
+    }
+
+    @Test
+    void aWarmUpIsCompactedAwayToo() throws Exception {
+        BenchSettings s = new BenchSettings(Workload.a, Distribution.uniform, 100, 100, 0.5, 2, null, null, 200L,
+                Duration.ofMillis(300), Consistency.LINEARIZABLE, 0.8, 1.0, 0.2, 0.6, 10, "bench/", 7, true);
+        Benchmark bench = new Benchmark(target, s, new PrintWriter(new StringWriter()), false);
+        bench.load();
+        bench.run(null, List.of());
+        assertThat(etcd.compactions).as("after the load, and after the warm-up's updates").hasSize(2);
+        target.settle();
+        target.settle(); // nothing written since: etcd refuses the same revision, which is no failure
+        assertThat(etcd.compactions).hasSize(3);
+    }
+
+    @Test
+    void requestsGoRoundRobinAndAnyLiveMemberAnswersTheProbe() throws Exception {
+        try (FakeEtcd second = new FakeEtcd();
+             EtcdTarget both = new EtcdTarget(List.of(etcd.endpoint(), second.endpoint()), Duration.ofSeconds(10))) {
+            for (int i = 0; i < 10; i++) {
+                both.put(b("k" + i), b("v"));
+            }
+            assertThat(etcd.puts.get()).isEqualTo(5);
+            assertThat(second.puts.get()).isEqualTo(5);
+            etcd.close();
+            both.checkReachable(); // the first is down, the second answers
+        }
+    }
+
+    @Test
+    void aWriteThatOutlivesItsDeadlineHasAnUnknownOutcomeAReadJustFails() throws Exception {
+        etcd.delay = Duration.ofSeconds(2);
+        try (EtcdTarget impatient = new EtcdTarget(List.of(etcd.endpoint()), Duration.ofMillis(100))) {
+            assertThatThrownBy(() -> impatient.put(b("k"), b("v"))).isInstanceOf(OutcomeUnknownException.class)
+                    .extracting(e -> ((StrataException) e).code()).isEqualTo(StrataException.Code.DEADLINE_EXCEEDED);
+            assertThatThrownBy(() -> impatient.get(b("k"), Consistency.LINEARIZABLE))
+                    .as("a read that times out is just a failure").isNotInstanceOf(OutcomeUnknownException.class);
+        }
     }
 
     @Test
