@@ -3,9 +3,9 @@
  * compaction and incremental checkpoints, usable on its own (docs/embedded-engine.md).
  *
  * <p>Its API is three packages: {@code dev.strata.engine} (the {@link dev.strata.engine.Engine},
- * its options, write batches, snapshots, iterators, statistics and errors),
- * {@code dev.strata.engine.checkpoint} (checkpoints and deltas, what a replica or a backup ships
- * and installs) and {@code dev.strata.engine.compress} (the codecs and compression policies the
+ * its options, write batches, snapshots, iterators, statistics and errors, the checkpoints and
+ * delta chain it keeps), {@code dev.strata.engine.checkpoint} (manifests, deltas and their files:
+ * what a replica or a backup ships and installs) and {@code dev.strata.engine.compress} (the codecs and compression policies the
  * options name). Every other package is the engine's own and may change in any release.
  */
 module dev.strata.engine {

@@ -1,7 +1,6 @@
 package dev.strata.engine;
 
 import dev.strata.engine.checkpoint.Delta;
-import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.engine.version.DeltaContents;
 import dev.strata.engine.version.VersionEdit;
 import dev.strata.engine.version.VersionSet;

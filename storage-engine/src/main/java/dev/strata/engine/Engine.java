@@ -1,11 +1,8 @@
 package dev.strata.engine;
 
 import dev.strata.engine.cache.BlockCache;
-import dev.strata.engine.checkpoint.Checkpoint;
 import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.checkpoint.Delta;
-import dev.strata.engine.checkpoint.Checkpoints;
-import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.engine.compress.CompressionPolicy;
 import dev.strata.engine.key.InternalKey;
 import dev.strata.engine.sst.FilterStats;
@@ -133,7 +130,7 @@ public final class Engine implements AutoCloseable {
             }
             return engine;
         } catch (IOException | RuntimeException e) {
-            closeQuietly(e, versions, tableCache, valueLogs, deltas, lockChannel);
+            closeQuietly(e, versions, tableCache, valueLogs, deltas == null ? null : deltas::close, lockChannel);
             if (e instanceof EngineException ee) {
                 throw ee;
             }
@@ -461,7 +458,7 @@ public final class Engine implements AutoCloseable {
             failure = e;
         }
         core.obsoleteFiles.delete();
-        for (AutoCloseable r : new AutoCloseable[] {core.versions, core.tableCache, core.valueLogs, core.deltas, lock, lockChannel}) {
+        for (AutoCloseable r : new AutoCloseable[] {core.versions, core.tableCache, core.valueLogs, core.deltas::close, lock, lockChannel}) {
             try {
                 r.close();
             } catch (Exception e) {

@@ -1,7 +1,5 @@
 package dev.strata.engine;
 
-import dev.strata.engine.checkpoint.Checkpoints;
-import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.engine.compaction.CompactionPicker;
 import dev.strata.engine.compress.CompressionPolicy;
 import dev.strata.engine.memtable.MemTable;

@@ -1,12 +1,12 @@
 package dev.strata.engine;
 
-import dev.strata.engine.checkpoint.Checkpoint;
+import dev.strata.engine.Checkpoint;
+import dev.strata.engine.DeltaChain;
 import dev.strata.engine.checkpoint.CheckpointFile;
 import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.checkpoint.Delta;
-import dev.strata.engine.checkpoint.DeltaChain;
-import dev.strata.engine.version.DeltaContents;
 import dev.strata.engine.checkpoint.StagedFiles;
+import dev.strata.engine.version.DeltaContents;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -67,6 +67,18 @@ class ExportedApiTest {
         assertThat(leaks).as("API members that mention internal types").isEmpty();
     }
 
+    @Test
+    void theStoresTheEngineKeepsAreNotOpenedOrChangedFromOutside() throws Exception {
+        assertThat(Modifier.isPublic(Class.forName("dev.strata.engine.Checkpoints").getModifiers()))
+                .as("the checkpoint store").isFalse();
+        for (Method m : DeltaChain.class.getDeclaredMethods()) {
+            if (List.of("open", "linkFiles", "append", "enforceBudget", "clear", "close").contains(m.getName())) {
+                assertThat(Modifier.isPublic(m.getModifiers())).as("DeltaChain." + m.getName()).isFalse();
+            }
+        }
+        assertThat(AutoCloseable.class.isAssignableFrom(DeltaChain.class)).as("only the engine closes its chain").isFalse();
+    }
+
     private static void checkExecutable(Executable e, String where, TreeSet<String> leaks) {
         for (Type p : e.getGenericParameterTypes()) {
             check(p, where + " takes", leaks);

@@ -1,7 +1,7 @@
 package dev.strata.server.checkpoint;
 
-import dev.strata.engine.checkpoint.Checkpoint;
-import dev.strata.engine.checkpoint.DeltaChain;
+import dev.strata.engine.Checkpoint;
+import dev.strata.engine.DeltaChain;
 
 /** A node's checkpoints and incremental chain, as the transfer service ships them. */
 public interface CheckpointSource {

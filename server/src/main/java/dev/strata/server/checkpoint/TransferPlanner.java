@@ -1,10 +1,10 @@
 package dev.strata.server.checkpoint;
 
 import com.google.protobuf.ByteString;
-import dev.strata.engine.checkpoint.Checkpoint;
+import dev.strata.engine.Checkpoint;
+import dev.strata.engine.DeltaChain;
 import dev.strata.engine.checkpoint.CheckpointFile;
 import dev.strata.engine.checkpoint.Delta;
-import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.proto.internal.v1.ContentId;
 import dev.strata.proto.internal.v1.PartialFile;
 import dev.strata.proto.internal.v1.Plan;

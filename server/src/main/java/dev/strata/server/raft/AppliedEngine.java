@@ -1,12 +1,12 @@
 package dev.strata.server.raft;
 
+import dev.strata.engine.Checkpoint;
 import dev.strata.engine.Engine;
 import dev.strata.engine.EngineException;
 import dev.strata.engine.EngineOptions;
 import dev.strata.engine.EngineStats;
 import dev.strata.engine.Snapshot;
 import dev.strata.engine.WriteBatch;
-import dev.strata.engine.checkpoint.Checkpoint;
 import dev.strata.server.kv.EngineView;
 import dev.strata.server.kv.RevisionCache;
 import dev.strata.transfer.CheckpointInstall;

@@ -1,7 +1,7 @@
 package dev.strata.server.raft;
 
+import dev.strata.engine.Checkpoint;
 import dev.strata.engine.Engine;
-import dev.strata.engine.checkpoint.Checkpoint;
 import dev.strata.engine.checkpoint.CheckpointFile;
 import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.proto.internal.v1.ContentId;

@@ -1,8 +1,8 @@
 package dev.strata.server.raft;
 
+import dev.strata.engine.Checkpoint;
 import dev.strata.engine.Engine;
 import dev.strata.engine.EngineException;
-import dev.strata.engine.checkpoint.Checkpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

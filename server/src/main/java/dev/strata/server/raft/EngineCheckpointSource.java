@@ -1,8 +1,8 @@
 package dev.strata.server.raft;
 
+import dev.strata.engine.Checkpoint;
+import dev.strata.engine.DeltaChain;
 import dev.strata.engine.Engine;
-import dev.strata.engine.checkpoint.Checkpoint;
-import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.server.checkpoint.CheckpointSource;
 
 import java.util.function.LongSupplier;

@@ -1,13 +1,13 @@
 package dev.strata.server.checkpoint;
 
+import dev.strata.engine.Checkpoint;
+import dev.strata.engine.DeltaChain;
 import dev.strata.engine.Engine;
 import dev.strata.engine.EngineOptions;
 import dev.strata.engine.KeyValue;
 import dev.strata.engine.KeyValueIterator;
 import dev.strata.engine.WalMode;
 import dev.strata.engine.WriteBatch;
-import dev.strata.engine.checkpoint.Checkpoint;
-import dev.strata.engine.checkpoint.DeltaChain;
 import dev.strata.engine.checkpoint.StagedFiles;
 import dev.strata.proto.internal.v1.CheckpointTransferGrpc;
 import dev.strata.proto.internal.v1.Plan;

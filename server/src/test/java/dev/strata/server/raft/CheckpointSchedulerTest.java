@@ -1,9 +1,9 @@
 package dev.strata.server.raft;
 
+import dev.strata.engine.Checkpoint;
 import dev.strata.engine.Engine;
 import dev.strata.engine.EngineException;
 import dev.strata.engine.EngineOptions;
-import dev.strata.engine.checkpoint.Checkpoint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

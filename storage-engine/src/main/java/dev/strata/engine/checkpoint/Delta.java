@@ -8,8 +8,9 @@ import java.util.List;
  * The files one flush (or one ingest) added, which hold exactly the writes with sequences in
  * {@code (fromExclusive, toInclusive]} that were still visible in that memtable: an interval of
  * the incremental chain. A node at sequence {@code fromExclusive} that ingests these files as L0
- * tables has every write up to {@code toInclusive}. Immutable; the engine's {@link DeltaChain}
- * hands them out, and {@link #encode()} / {@link #decode} carry one to another node.
+ * tables has every write up to {@code toInclusive}. Immutable; the engine's
+ * {@link dev.strata.engine.DeltaChain} hands them out, and {@link #encode()} / {@link #decode}
+ * carry one to another node.
  */
 public interface Delta {
     long fromExclusive();

@@ -54,7 +54,7 @@ public final class FileLinks {
     }
 
     /** How many names the file has: 1 once only a checkpoint or delta keeps it; 0 when it is gone. */
-    static int linkCount(Path p) throws IOException {
+    public static int linkCount(Path p) throws IOException {
         try {
             return (Integer) Files.getAttribute(p, "unix:nlink");
         } catch (NoSuchFileException e) {

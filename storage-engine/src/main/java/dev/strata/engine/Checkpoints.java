@@ -1,5 +1,8 @@
-package dev.strata.engine.checkpoint;
+package dev.strata.engine;
 
+import dev.strata.engine.checkpoint.CheckpointFile;
+import dev.strata.engine.checkpoint.CheckpointManifest;
+import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.engine.util.Directories;
 import dev.strata.engine.version.CheckpointContents;
 import org.slf4j.Logger;
@@ -20,7 +23,7 @@ import java.util.TreeMap;
  * by renaming its directory into place after its descriptor is fsynced, so a crash never leaves a
  * partial one that looks complete; leftovers are removed at open. Thread-safe.
  */
-public final class Checkpoints {
+final class Checkpoints {
     private static final Logger LOG = LoggerFactory.getLogger(Checkpoints.class);
     static final String DIR = "checkpoints";
     private static final String TMP_SUFFIX = ".tmp";
@@ -37,7 +40,7 @@ public final class Checkpoints {
     }
 
     /** Loads the checkpoints a previous run left and removes unfinished ones. */
-    public static Checkpoints open(Path dataDir, Path valueLogDir, int keep) throws IOException {
+    static Checkpoints open(Path dataDir, Path valueLogDir, int keep) throws IOException {
         Checkpoints c = new Checkpoints(dataDir, valueLogDir, keep);
         Files.createDirectories(c.root(dataDir));
         Files.createDirectories(c.root(valueLogDir));
@@ -107,7 +110,7 @@ public final class Checkpoints {
      * (the caller holds their version) in {@code dataDir} and {@code valueLogDir}. Returns the
      * existing one when a checkpoint at that sequence already exists.
      */
-    public synchronized Checkpoint create(CheckpointManifest given) throws IOException {
+    synchronized Checkpoint create(CheckpointManifest given) throws IOException {
         // What is linked is what is described: the engine's own writing of the manifest.
         CheckpointManifest manifest = CheckpointContents.of(given);
         Checkpoint existing = bySequence.get(manifest.sequence());
@@ -147,17 +150,17 @@ public final class Checkpoints {
     }
 
     /** The newest checkpoint, or null. It stays valid for a caller that {@link Checkpoint#tryPin() pins} it. */
-    public synchronized Checkpoint latest() {
+    synchronized Checkpoint latest() {
         return bySequence.isEmpty() ? null : bySequence.lastEntry().getValue();
     }
 
     /** The kept checkpoints, oldest first. */
-    public synchronized List<Checkpoint> all() {
+    synchronized List<Checkpoint> all() {
         return new ArrayList<>(bySequence.values());
     }
 
     /** Drops every checkpoint (after the engine's state was replaced by another's). */
-    public synchronized void clear() {
+    synchronized void clear() {
         while (!bySequence.isEmpty()) {
             bySequence.pollFirstEntry().getValue().retire();
         }

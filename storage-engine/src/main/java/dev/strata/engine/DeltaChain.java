@@ -1,5 +1,9 @@
-package dev.strata.engine.checkpoint;
+package dev.strata.engine;
 
+import dev.strata.engine.checkpoint.CheckpointFile;
+import dev.strata.engine.checkpoint.Delta;
+import dev.strata.engine.checkpoint.DeltaLog;
+import dev.strata.engine.checkpoint.FileLinks;
 import dev.strata.engine.util.Directories;
 import dev.strata.engine.wal.LogWriter;
 import org.slf4j.Logger;
@@ -30,7 +34,7 @@ import java.util.Set;
  * after, so a crash leaves at worst unreferenced links, removed at open; a record whose files
  * are missing breaks the chain there, and only the part after it is kept. Thread-safe.
  */
-public final class DeltaChain implements AutoCloseable {
+public final class DeltaChain {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaChain.class);
     static final String DIR = "deltas";
     static final String LOG_NAME = "DELTAS";
@@ -47,7 +51,7 @@ public final class DeltaChain implements AutoCloseable {
     }
 
     /** Loads the chain a previous run left, dropping what a crash broke and links nothing refers to. */
-    public static DeltaChain open(Path dataDir, Path valueLogDir) throws IOException {
+    static DeltaChain open(Path dataDir, Path valueLogDir) throws IOException {
         DeltaChain c = new DeltaChain(dataDir, valueLogDir);
         Files.createDirectories(c.tableDir);
         Files.createDirectories(c.valueLogDir);
@@ -91,7 +95,7 @@ public final class DeltaChain implements AutoCloseable {
      * Links a flush's (or ingest's) output files into the chain's directories. Call before the
      * manifest edit that adds them, while they cannot be compacted away yet.
      */
-    public void linkFiles(Path dataDir, Path engineValueLogDir, Delta d) throws IOException {
+    void linkFiles(Path dataDir, Path engineValueLogDir, Delta d) throws IOException {
         for (CheckpointFile f : d.files()) {
             Path engineFile = (f.kind() == CheckpointFile.Kind.TABLE ? dataDir : engineValueLogDir).resolve(f.name());
             FileLinks.link(engineFile, path(f));
@@ -106,7 +110,7 @@ public final class DeltaChain implements AutoCloseable {
      * Records a delta whose files {@link #linkFiles} linked, after its manifest edit. A delta that
      * does not start where the chain ends starts a new chain (the old one cannot be continued).
      */
-    public synchronized void append(Delta d) throws IOException {
+    synchronized void append(Delta d) throws IOException {
         if (!deltas.isEmpty() && deltas.peekLast().toInclusive() != d.fromExclusive()) {
             LOG.info("delta {} does not continue the chain ending at {}; starting a new chain", d, end());
             dropAll();
@@ -161,7 +165,7 @@ public final class DeltaChain implements AutoCloseable {
     }
 
     /** Bytes of retained files the engine no longer uses: what the chain costs on disk. */
-    public synchronized long unsharedBytes() throws IOException {
+    synchronized long unsharedBytes() throws IOException {
         long total = 0;
         Set<Path> seen = new HashSet<>();
         for (Delta d : deltas) {
@@ -176,7 +180,7 @@ public final class DeltaChain implements AutoCloseable {
     }
 
     /** Releases the oldest deltas until the unshared bytes fit {@code budgetBytes}; nothing while pinned. */
-    public synchronized void enforceBudget(long budgetBytes) throws IOException {
+    synchronized void enforceBudget(long budgetBytes) throws IOException {
         boolean changed = false;
         while (pins == 0 && !deltas.isEmpty() && unsharedBytes() > budgetBytes) {
             Delta oldest = deltas.pollFirst();
@@ -191,7 +195,7 @@ public final class DeltaChain implements AutoCloseable {
     }
 
     /** Forgets every delta (after the engine's state was replaced by a checkpoint's). */
-    public synchronized void clear() throws IOException {
+    synchronized void clear() throws IOException {
         dropAll();
     }
 
@@ -242,8 +246,7 @@ public final class DeltaChain implements AutoCloseable {
         }
     }
 
-    @Override
-    public synchronized void close() throws IOException {
+    synchronized void close() throws IOException {
         if (log != null) {
             log.close();
             log = null;

@@ -1,5 +1,7 @@
-package dev.strata.engine.checkpoint;
+package dev.strata.engine;
 
+import dev.strata.engine.checkpoint.CheckpointFile;
+import dev.strata.engine.checkpoint.CheckpointManifest;
 import dev.strata.engine.util.RefCount;
 
 import java.nio.file.Path;
