@@ -157,7 +157,19 @@ public final class Torture implements Callable<Integer> {
                     long runSeed = random.nextLong();
                     Nemesis nemesis = Nemeses.random(allowed, random);
                     Path history = out.resolve("history-" + run + "-" + nemesis.name() + ".json");
-                    RunResult r = new TortureRun(cluster, nemesis, runSeed, settings(), history).run();
+                    RunResult r;
+                    try {
+                        r = new TortureRun(cluster, nemesis, runSeed, settings(), history).run();
+                    } catch (RuntimeException e) {
+                        // The harness itself failed mid-run: a failed run with the evidence, on a fresh cluster next.
+                        clean = false;
+                        total.aborted();
+                        byNemesis.computeIfAbsent(size + " nodes, " + nemesis.name(), k -> new Summary()).aborted();
+                        console.printf("run %d (%d nodes, %s, seed %d): FAILED, the run itself stopped on%n", run, size,
+                                nemesis.name(), runSeed);
+                        e.printStackTrace(console);
+                        break;
+                    }
                     total.add(r);
                     byNemesis.computeIfAbsent(size + " nodes, " + nemesis.name(), k -> new Summary()).add(r);
                     console.printf("run %d (%d nodes, %s, %s compression, seed %d): %s, %d ops, %d faults, %d unknown, "
@@ -203,6 +215,12 @@ public final class Torture implements Callable<Integer> {
         long anomalies;
         long lostWrites;
         long maxUnavailableMillis;
+
+        /** A run that ended on an exception of its own, with no result to count. */
+        void aborted() {
+            runs++;
+            failedRuns++;
+        }
 
         void add(RunResult r) {
             runs++;

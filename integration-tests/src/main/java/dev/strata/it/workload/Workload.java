@@ -50,6 +50,7 @@ public final class Workload implements AutoCloseable {
     static final int LARGE_VALUE = 70 * 1024;
     private static final Duration OP_TIMEOUT = Duration.ofSeconds(3);
     private static final Duration SERIALIZABLE_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration STOP_WAIT = Duration.ofSeconds(30);
 
     private final ProcessCluster cluster;
     private final String prefix;
@@ -61,7 +62,7 @@ public final class Workload implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong operations = new AtomicLong();
     private volatile boolean running;
-    /** Clients that ended on an exception no operation expects, each with it. */
+    /** Clients that ended on an exception no operation expects, or were stuck at the stop, each with why. */
     private final Queue<String> deadClients = new ConcurrentLinkedQueue<>();
 
     /**
@@ -99,13 +100,23 @@ public final class Workload implements AutoCloseable {
         }
     }
 
-    /** Stops the clients after their current operation and waits for them. */
+    /**
+     * Stops the clients after their current operation and waits for them. A client still busy
+     * after 30 s (ten times an operation's timeout) is stuck: it is recorded with where it was,
+     * as a dead client, and interrupted, so the run fails with the evidence instead of hanging.
+     */
     public void stop() throws InterruptedException {
         running = false;
         for (Thread t : threads) {
-            t.join(Duration.ofSeconds(30));
+            t.join(STOP_WAIT);
             if (t.isAlive()) {
-                throw new IllegalStateException(t.getName() + " did not finish its operation within 30 s");
+                StringBuilder where = new StringBuilder();
+                for (StackTraceElement e : t.getStackTrace()) {
+                    where.append("\n\tat ").append(e);
+                }
+                deadClients.add(t.getName() + " did not finish its operation within " + STOP_WAIT.toSeconds()
+                        + " s; it was" + where);
+                t.interrupt();
             }
         }
     }
