@@ -3,7 +3,6 @@ package dev.strata.engine.version;
 import dev.strata.engine.CorruptionException;
 import dev.strata.engine.checkpoint.CheckpointFile;
 import dev.strata.engine.checkpoint.CheckpointManifest;
-import dev.strata.engine.checkpoint.ContentId;
 import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.wal.LogReader;
 import dev.strata.engine.wal.LogWriter;
@@ -36,13 +35,10 @@ public record CheckpointContents(long sequence, byte[] appliedMarker, long origi
     public List<CheckpointFile> files() {
         List<CheckpointFile> out = new ArrayList<>();
         for (VersionEdit.NewFile t : tables) {
-            FileMetadata f = t.file();
-            out.add(new CheckpointFile(CheckpointFile.Kind.TABLE, FileNames.table(Path.of(""), f.number()).toString(),
-                    t.level(), new ContentId(f.fileSize(), f.fileCrc())));
+            out.add(CheckpointFiles.table(t.level(), t.file()));
         }
         for (ValueLogFile v : valueLogs) {
-            out.add(new CheckpointFile(CheckpointFile.Kind.VALUE_LOG, v.metadata().id().fileName(), -1,
-                    new ContentId(v.metadata().fileSize(), v.metadata().fileCrc())));
+            out.add(CheckpointFiles.valueLog(v.metadata()));
         }
         return out;
     }

@@ -1,13 +1,11 @@
 package dev.strata.engine.version;
 
 import dev.strata.engine.checkpoint.CheckpointFile;
-import dev.strata.engine.checkpoint.ContentId;
 import dev.strata.engine.checkpoint.Delta;
 import dev.strata.engine.util.ByteReader;
 import dev.strata.engine.util.ByteSink;
 import dev.strata.engine.vlog.ValueLogFileMetadata;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,12 +33,10 @@ public record DeltaContents(long fromExclusive, long toInclusive, byte[] applied
     public List<CheckpointFile> files() {
         List<CheckpointFile> out = new ArrayList<>();
         for (VersionEdit.NewFile t : tables) {
-            out.add(new CheckpointFile(CheckpointFile.Kind.TABLE, FileNames.table(Path.of(""), t.file().number()).toString(),
-                    0, new ContentId(t.file().fileSize(), t.file().fileCrc())));
+            out.add(CheckpointFiles.table(0, t.file()));
         }
         for (ValueLogFileMetadata m : valueLogs) {
-            out.add(new CheckpointFile(CheckpointFile.Kind.VALUE_LOG, m.id().fileName(), -1,
-                    new ContentId(m.fileSize(), m.fileCrc())));
+            out.add(CheckpointFiles.valueLog(m));
         }
         return out;
     }
