@@ -23,7 +23,6 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -37,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Maintenance/Status over a sorted map, with a revision counted per write and etcd's default limit
  * of 128 operations per transaction, recording what it was asked, so tests can check what
  * {@code strata bench --target etcd} sends without an etcd binary. {@link #failPuts} makes every
- * put and transaction fail with a status, {@link #delay} answers every range and put late.
+ * put and transaction fail with a status, {@link #silent} leaves every range and put unanswered.
  */
 public final class FakeEtcd implements AutoCloseable {
     /** Byte strings compared as etcd compares keys: unsigned, lexicographically. */
@@ -49,7 +48,8 @@ public final class FakeEtcd implements AutoCloseable {
     public final ConcurrentLinkedQueue<CompactionRequest> compactions = new ConcurrentLinkedQueue<>();
     public final AtomicLong revision = new AtomicLong(1);
     public volatile Status failPuts;
-    public volatile Duration delay = Duration.ZERO;
+    /** When set, ranges and puts are never answered: only the caller's deadline ends them. */
+    public volatile boolean silent;
     private final Server server;
 
     public FakeEtcd() throws IOException {
@@ -73,7 +73,9 @@ public final class FakeEtcd implements AutoCloseable {
     private final class Kv extends KVGrpc.KVImplBase {
         @Override
         public void range(RangeRequest r, StreamObserver<RangeResponse> answer) {
-            sleep(delay);
+            if (silent) {
+                return;
+            }
             ranges.add(r);
             RangeResponse.Builder b = RangeResponse.newBuilder();
             Map<ByteString, ByteString> selected = r.getRangeEnd().isEmpty()
@@ -92,7 +94,9 @@ public final class FakeEtcd implements AutoCloseable {
 
         @Override
         public void put(PutRequest r, StreamObserver<PutResponse> answer) {
-            sleep(delay);
+            if (silent) {
+                return;
+            }
             if (failPuts != null) {
                 answer.onError(failPuts.asRuntimeException());
                 return;
@@ -146,14 +150,6 @@ public final class FakeEtcd implements AutoCloseable {
             answer.onNext(StatusResponse.newBuilder()
                     .setHeader(ResponseHeader.newBuilder().setRevision(revision.get())).build());
             answer.onCompleted();
-        }
-    }
-
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }
