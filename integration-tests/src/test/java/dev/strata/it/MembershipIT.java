@@ -142,4 +142,34 @@ class MembershipIT {
         put(cluster.kv(leader), "s/after", "v");
         assertThat(cluster.cluster(leader).checkpoint(CheckpointRequest.getDefaultInstance()).getIndex()).isPositive();
     }
+    /**
+     * A voter the leader promoted, down while that leader fails to add another learner, hears
+     * from a leader again once it is back. Ratis 3.3.0 counts a member promoted in place as
+     * never caught up and drops its log appender with the failed addition's; the leader then
+     * steps down (see the server's OrphanedMemberGuard) so that a new term's leader sends to it.
+     */
+    @Test
+    void aPromotedVoterDownWhileAnAdditionFailsCatchesUpOnceBack() {
+        cluster = InProcessCluster.start(dir, 3, Map.of());
+        long leader = cluster.awaitLeader();
+        InProcessCluster.Node four = cluster.startJoiningNode(4);
+        cluster.cluster(leader).memberAdd(MemberAddRequest.newBuilder().setId(4).setRaftAddress(four.raftAddress())
+                .setClientAddress(four.clientAddress()).build());
+        cluster.awaitCaughtUp(4);
+        cluster.cluster(leader).memberPromote(MemberPromoteRequest.newBuilder().setId(4).build());
+        Await.until(() -> cluster.status(4).getRole() == StatusResponse.Role.FOLLOWER, InProcessCluster.STARTUP,
+                "node 4 to follow as a voter");
+
+        cluster.stopNodeAbruptly(4);
+        InProcessCluster.Node five = cluster.startJoiningNode(5);
+        // Ratis gives the addition up once node 4 has been silent for three election timeouts;
+        // whether it does is Ratis's affair, what matters is what happens to node 4 after.
+        catchThrowable(() -> cluster.cluster(leader).memberAdd(MemberAddRequest.newBuilder().setId(5)
+                .setRaftAddress(five.raftAddress()).setClientAddress(five.clientAddress()).build()));
+
+        cluster.startNode(4);
+        put(cluster.kv(cluster.awaitLeader()), "o/after", "v");
+        cluster.awaitApplied(4, InProcessCluster.STARTUP);
+        assertThat(Kv.getLocal(cluster.kv(4), "o/after").getValue()).isEqualTo(b("v"));
+    }
 }

@@ -201,6 +201,7 @@ public final class RaftNode implements AutoCloseable {
     /** Starts the Raft server: opens the engine, replays the log after its durable marker, joins the group. */
     public void start() throws IOException {
         StoppedFollowerStateRelease.scheduleOn(raftTimers, config.nodeId());
+        OrphanedMemberGuard.scheduleOn(raftTimers, config.nodeId(), server, () -> division);
         server.start();
         division = server.getDivision(groupId);
         selfRecord.start();
