@@ -142,6 +142,7 @@ class MembershipIT {
         put(cluster.kv(leader), "s/after", "v");
         assertThat(cluster.cluster(leader).checkpoint(CheckpointRequest.getDefaultInstance()).getIndex()).isPositive();
     }
+
     /**
      * A voter the leader promoted, down while that leader fails to add another learner, hears
      * from a leader again once it is back. Ratis 3.3.0 counts a member promoted in place as

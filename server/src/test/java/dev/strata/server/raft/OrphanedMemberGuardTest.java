@@ -55,7 +55,7 @@ class OrphanedMemberGuardTest {
     }
 
     @Test
-    void aSenderBackInTimeStartsTheCountOver() {
+    void aSenderThatComesBackStartsTheCountOver() {
         RoleInfoProto withoutFour = leaderSendingTo(5, "2", "3");
         checkTimes(OrphanedMemberGuard.SIGHTINGS - 1, withoutFour);
         // A restarted sender is briefly absent: Ratis removes the old one before it adds the new.
